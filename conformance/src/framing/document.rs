@@ -1,0 +1,128 @@
+//! One-shot framing: all of stdout must be exactly one JSON document.
+//!
+//! This mirrors what the runtimes accept: Go's `json.Unmarshal` (PromptKit)
+//! and `serde_json::from_str` (runok) both take one value with optional
+//! surrounding whitespace, and nothing else.
+
+use serde_json::Value;
+
+use super::violation::{Violation, excerpt};
+
+/// What a one-shot plugin's stdout held.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// The first JSON value proctor could recover (after a BOM or a lossy
+    /// UTF-8 repair), for the semantic checks; `None` when there is none.
+    pub value: Option<Value>,
+    /// Every framing problem found; empty when the runtime would read it.
+    pub violations: Vec<Violation>,
+}
+
+impl Document {
+    /// Whether the runtime would read this output as one document.
+    pub fn is_clean(&self) -> bool {
+        self.violations.iter().all(|v| matches!(v, Violation::MultiLine { .. }))
+    }
+}
+
+/// Classifies the whole of a one-shot plugin's stdout.
+pub fn read_document(bytes: &[u8]) -> Document {
+    let mut violations = Vec::new();
+    let mut body = bytes;
+    if let Some(rest) = body.strip_prefix(b"\xEF\xBB\xBF") {
+        violations.push(Violation::Bom);
+        body = rest;
+    }
+    let text = match std::str::from_utf8(body) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        Err(e) => {
+            violations.push(Violation::NotUtf8 { offset: e.valid_up_to() + (bytes.len() - body.len()) });
+            String::from_utf8_lossy(body)
+        }
+    };
+    if text.trim().is_empty() {
+        violations.push(Violation::Empty);
+        return Document { value: None, violations };
+    }
+    let base = bytes.len() - body.len();
+    let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
+    let value = match stream.next() {
+        Some(Ok(v)) => Some(v),
+        Some(Err(e)) if e.is_eof() => {
+            violations.push(Violation::Truncated { excerpt: excerpt(text.as_bytes(), 0) });
+            None
+        }
+        Some(Err(e)) => {
+            let offset = offset_of(&text, e.line(), e.column());
+            violations.push(Violation::Garbage { offset: base + offset, excerpt: excerpt(text.as_bytes(), offset) });
+            None
+        }
+        None => None,
+    };
+    if value.is_some() {
+        let end = stream.byte_offset();
+        let doc = text[..end].trim();
+        let lines = doc.lines().count();
+        if lines > 1 {
+            violations.push(Violation::MultiLine { lines });
+        }
+        let rest = &text[end..];
+        if let Some(skip) = rest.find(|c: char| !c.is_whitespace()) {
+            let offset = end + skip;
+            violations.push(Violation::TrailingData { offset: base + offset, excerpt: excerpt(text.as_bytes(), offset) });
+        }
+    }
+    Document { value, violations }
+}
+
+/// Byte offset of a 1-based (line, column) position reported by serde_json.
+pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    (line_start + column.saturating_sub(1)).min(text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(bytes: &[u8]) -> Vec<String> {
+        read_document(bytes).violations.iter().map(|v| format!("{v:?}").split([' ', '{']).next().unwrap().to_string()).collect()
+    }
+
+    #[test]
+    fn one_document_with_or_without_newline_is_clean() {
+        assert!(read_document(br#"{"result":1}"#).is_clean());
+        assert!(read_document(b"{\"result\":1}\n").is_clean());
+        assert_eq!(read_document(b"  {\"a\":1}  \n").value.unwrap()["a"], 1);
+    }
+
+    #[test]
+    fn log_line_before_json_is_garbage_at_offset_zero() {
+        let doc = read_document(b"loading data...\n{\"result\":1}\n");
+        assert!(doc.value.is_none());
+        assert!(matches!(doc.violations[0], Violation::Garbage { offset: 0, .. }), "{:?}", doc.violations);
+    }
+
+    #[test]
+    fn two_documents_report_the_offset_of_the_second() {
+        let doc = read_document(b"{\"a\":1}\n{\"a\":2}\n");
+        assert_eq!(doc.value.unwrap()["a"], 1);
+        assert!(matches!(doc.violations[..], [Violation::TrailingData { offset: 8, .. }]), "{:?}", doc.violations);
+    }
+
+    #[test]
+    fn pretty_printed_is_readable_but_flagged() {
+        let doc = read_document(b"{\n  \"a\": 1\n}\n");
+        assert!(doc.is_clean());
+        assert_eq!(doc.violations, vec![Violation::MultiLine { lines: 3 }]);
+    }
+
+    #[test]
+    fn bom_utf8_empty_truncated() {
+        assert_eq!(kinds(b"\xEF\xBB\xBF{\"a\":1}"), ["Bom"]);
+        assert_eq!(kinds(b"{\"a\":\"\xff\"}"), ["NotUtf8"]);
+        assert!(matches!(read_document(b"{\"a\":\"\xff\"}").violations[0], Violation::NotUtf8 { offset: 6 }));
+        assert_eq!(kinds(b" \n"), ["Empty"]);
+        assert_eq!(kinds(b"{\"a\":"), ["Truncated"]);
+    }
+}

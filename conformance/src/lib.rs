@@ -1,0 +1,20 @@
+//! proctor-conformance: talk to a plugin the way its runtime does, and judge it.
+//!
+//! - [`transport`]: run a plugin as a supervised child process (process group,
+//!   named deadlines, bounded reads, nothing left behind).
+//! - [`framing`]: classify exactly what a plugin wrote: one-shot documents,
+//!   JSON lines, JSON-RPC 2.0 envelopes.
+//! - [`protocol`]: the four families, their roles, and the wire-fidelity
+//!   profiles (documented vs each runtime as implemented).
+//! - [`check`]: the check catalogue (stable ids, levels, spec references,
+//!   hints) and typed outcomes with their evidence.
+//! - [`certify`]: run the probes of a family against a plugin and produce a
+//!   [`certify::Report`].
+
+#![warn(missing_docs)]
+
+pub mod certify;
+pub mod check;
+pub mod framing;
+pub mod protocol;
+pub mod transport;

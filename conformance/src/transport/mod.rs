@@ -1,0 +1,22 @@
+//! Running a plugin as a supervised child process.
+//!
+//! Every plugin runs in its own process group so that proctor can signal the
+//! whole tree (the plugin and anything it spawned) and never wait on a pipe
+//! held open by a grandchild. Deadlines are named ([`Deadlines`]) so a timeout
+//! always says which phase ran out.
+
+mod command;
+mod deadline;
+mod exit;
+mod group;
+mod process;
+pub mod reaper;
+mod stderr;
+mod stdout;
+
+pub use command::PluginCommand;
+pub use deadline::{Deadlines, Phase};
+pub use exit::ExitOutcome;
+pub use process::{Leftover, PluginProcess, Shutdown, ShutdownHow, SpawnError, WriteError};
+pub use stderr::StderrTail;
+pub use stdout::{LineEnding, ReadEvent, StdoutReader, ToEof};

@@ -1,0 +1,255 @@
+//! One plugin process: spawn, talk, and stop it with nothing left behind.
+//!
+//! Lifecycle: `spawn` → (`write` / `next_line` / `to_eof`)* → `close_stdin` →
+//! [`PluginProcess::shutdown`]. Shutdown is the only way out and always ends
+//! in the same place: the leader reaped, the group killed, and a report of
+//! how the plugin ended and what it left behind.
+
+use std::io;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::task::JoinHandle;
+
+use super::group::ProcessGroup;
+use super::{Deadlines, ExitOutcome, PluginCommand, StderrTail, StdoutReader};
+
+/// The plugin could not be started.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SpawnError {
+    /// The OS refused to start the program.
+    #[error("cannot start `{program}`: {source}")]
+    Exec {
+        /// argv[0].
+        program: String,
+        /// Why (not found, permission denied, …).
+        #[source]
+        source: Arc<io::Error>,
+    },
+    /// The child started but had no pid (it was already reaped), or no pipes.
+    #[error("`{program}` started but could not be supervised: {reason}")]
+    Unsupervised {
+        /// argv[0].
+        program: String,
+        /// What was missing.
+        reason: &'static str,
+    },
+}
+
+/// Writing to the plugin's stdin failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    /// The plugin closed its stdin (or exited): EPIPE.
+    #[error("the plugin closed its stdin (broken pipe)")]
+    Closed,
+    /// The plugin stopped reading and the pipe stayed full past the deadline.
+    #[error("the plugin stopped reading stdin: the write did not finish within {0:?}")]
+    Stalled(Duration),
+    /// stdin was already closed by proctor.
+    #[error("stdin was already closed")]
+    AlreadyClosed,
+}
+
+/// How the plugin ended at shutdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShutdownHow {
+    /// It exited by itself within the shutdown deadline.
+    ExitedByItself,
+    /// It needed SIGTERM.
+    Terminated,
+    /// It ignored SIGTERM and was SIGKILLed.
+    Killed,
+}
+
+/// What was still around after the plugin's main process ended.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Leftover {
+    /// stdout stayed open after the plugin exited: another process holds it.
+    pub stdout_held_open: bool,
+    /// Members of the plugin's process group were still alive.
+    pub group_alive: bool,
+}
+
+/// The end of a plugin run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shutdown {
+    /// How the leader ended.
+    pub exit: ExitOutcome,
+    /// Whether it needed help.
+    pub how: ShutdownHow,
+    /// What outlived it, if anything (killed since).
+    pub leftover: Option<Leftover>,
+}
+
+/// A running plugin.
+#[derive(Debug)]
+pub struct PluginProcess {
+    command: PluginCommand,
+    child: Child,
+    group: Option<ProcessGroup>,
+    stdin: Option<ChildStdin>,
+    /// The plugin's stdout.
+    pub stdout: StdoutReader,
+    stderr: StderrTail,
+    stderr_task: JoinHandle<()>,
+    exit: Option<ExitOutcome>,
+    deadlines: Deadlines,
+}
+
+/// Longest stdout line proctor buffers before declaring it oversized.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+impl PluginProcess {
+    /// Starts the plugin in its own process group with all three stdio piped.
+    pub fn spawn(command: &PluginCommand, deadlines: Deadlines) -> Result<Self, SpawnError> {
+        let mut cmd = Command::new(command.program());
+        cmd.args(&command.argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        for (k, v) in &command.env {
+            cmd.env(k, v);
+        }
+        if let Some(cwd) = &command.cwd {
+            cmd.current_dir(cwd);
+        }
+        let mut child = cmd.spawn().map_err(|e| SpawnError::Exec {
+            program: command.program().to_string(),
+            source: Arc::new(e),
+        })?;
+        let unsupervised = |reason| SpawnError::Unsupervised { program: command.program().to_string(), reason };
+        let group = child.id().and_then(ProcessGroup::adopt).ok_or_else(|| unsupervised("no pid"))?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().ok_or_else(|| unsupervised("no stdout pipe"))?;
+        let stderr = child.stderr.take().ok_or_else(|| unsupervised("no stderr pipe"))?;
+        let (stderr, stderr_task) = StderrTail::drain(stderr);
+        Ok(PluginProcess {
+            command: command.clone(),
+            child,
+            group: Some(group),
+            stdin,
+            stdout: StdoutReader::new(stdout, MAX_LINE_BYTES),
+            stderr,
+            stderr_task,
+            exit: None,
+            deadlines,
+        })
+    }
+
+    /// The command this process runs.
+    pub fn command(&self) -> &PluginCommand {
+        &self.command
+    }
+
+    /// The deadlines this process runs under.
+    pub fn deadlines(&self) -> Deadlines {
+        self.deadlines
+    }
+
+    /// The stderr tail so far.
+    pub fn stderr(&self) -> &StderrTail {
+        &self.stderr
+    }
+
+    /// Writes `bytes` to stdin, giving up after `timeout`.
+    pub async fn write(&mut self, bytes: &[u8], timeout: Duration) -> Result<(), WriteError> {
+        let stdin = self.stdin.as_mut().ok_or(WriteError::AlreadyClosed)?;
+        let write = async {
+            stdin.write_all(bytes).await?;
+            stdin.flush().await
+        };
+        match tokio::time::timeout(timeout, write).await {
+            Err(_) => Err(WriteError::Stalled(timeout)),
+            Ok(Err(_)) => Err(WriteError::Closed),
+            Ok(Ok(())) => Ok(()),
+        }
+    }
+
+    /// Closes stdin so the plugin sees EOF.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Whether proctor has closed the plugin's stdin.
+    pub fn stdin_closed(&self) -> bool {
+        self.stdin.is_none()
+    }
+
+    /// The exit, if the leader has already exited (never blocks).
+    pub fn try_exit(&mut self) -> Option<ExitOutcome> {
+        if self.exit.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.exit = Some(status.into());
+            }
+        }
+        self.exit
+    }
+
+    /// Waits up to `timeout` for the leader to exit by itself.
+    pub async fn wait_exit(&mut self, timeout: Duration) -> Option<ExitOutcome> {
+        if let Some(exit) = self.exit {
+            return Some(exit);
+        }
+        match tokio::time::timeout(timeout, self.child.wait()).await {
+            Ok(Ok(status)) => {
+                self.exit = Some(status.into());
+                self.exit
+            }
+            _ => None,
+        }
+    }
+
+    /// Stops the plugin: closes stdin, waits for it to exit by itself within
+    /// the shutdown deadline, else SIGTERM, else SIGKILL after the kill grace.
+    /// Then checks for leftovers and kills the whole group.
+    pub async fn shutdown(mut self) -> Shutdown {
+        self.close_stdin();
+        let group = self.group.take();
+        let shutdown = self.deadlines.shutdown;
+        let (exit, how) = match self.wait_exit(shutdown).await {
+            Some(exit) => (exit, ShutdownHow::ExitedByItself),
+            None => self.terminate(group.as_ref()).await,
+        };
+        let leftover = self.leftovers(group.as_ref()).await;
+        if let Some(group) = group {
+            group.release();
+        }
+        // The drain task ends when every writer of stderr is gone (just killed).
+        let _ = tokio::time::timeout(Duration::from_millis(200), &mut self.stderr_task).await;
+        self.stderr_task.abort();
+        Shutdown { exit, how, leftover }
+    }
+
+    /// SIGTERM, grace, SIGKILL; returns the leader's exit and which step ended it.
+    async fn terminate(&mut self, group: Option<&ProcessGroup>) -> (ExitOutcome, ShutdownHow) {
+        if let Some(g) = group {
+            g.terminate();
+        }
+        if let Some(exit) = self.wait_exit(self.deadlines.kill_grace).await {
+            return (exit, ShutdownHow::Terminated);
+        }
+        if let Some(g) = group {
+            g.kill();
+        }
+        let _ = self.child.start_kill();
+        let exit = match self.child.wait().await {
+            Ok(status) => status.into(),
+            Err(_) => ExitOutcome::Signal(9),
+        };
+        self.exit = Some(exit);
+        (exit, ShutdownHow::Killed)
+    }
+
+    /// After the leader has exited: does anything still hold stdout or live in the group?
+    async fn leftovers(&mut self, group: Option<&ProcessGroup>) -> Option<Leftover> {
+        let stdout_held_open = !self.stdout.wait_eof(self.deadlines.leak_window).await;
+        let group_alive = group.is_some_and(|g| g.any_alive());
+        (stdout_held_open || group_alive).then_some(Leftover { stdout_held_open, group_alive })
+    }
+}

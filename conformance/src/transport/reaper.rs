@@ -1,0 +1,37 @@
+//! Every live plugin group, so that an interrupted proctor can kill them all.
+//!
+//! A plugin runs in its own process group, so the SIGINT a terminal sends to
+//! proctor's group never reaches it. The CLI's signal handler calls
+//! [`kill_all`] before exiting; without it an interrupted run would orphan
+//! every plugin it had started.
+
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+use rustix::process::{Pid, Signal, kill_process_group};
+
+static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+pub(crate) fn register(pgid: i32) {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner()).insert(pgid);
+}
+
+pub(crate) fn unregister(pgid: i32) {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner()).remove(&pgid);
+}
+
+/// SIGKILLs every plugin group still registered; returns how many there were.
+pub fn kill_all() -> usize {
+    let groups = std::mem::take(&mut *LIVE.lock().unwrap_or_else(|e| e.into_inner()));
+    for pgid in &groups {
+        if let Some(pid) = Pid::from_raw(*pgid) {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    }
+    groups.len()
+}
+
+/// How many plugin groups are live right now (for tests and diagnostics).
+pub fn live_count() -> usize {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner()).len()
+}

@@ -1,0 +1,200 @@
+//! Reading stdout without trusting it: bounded lines, bounded documents, and
+//! every byte that arrived kept (up to a cap) as evidence.
+//!
+//! `AsyncBufReadExt::lines` and `read_line` are unbounded and treat invalid
+//! UTF-8 as an I/O error; proctor needs the opposite: a hard cap, the raw
+//! bytes, and a precise account of what arrived.
+
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::process::ChildStdout;
+use tokio::time::Instant;
+
+/// How a line was terminated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineEnding {
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    CrLf,
+}
+
+/// One step of reading a line-delimited stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadEvent {
+    /// A complete line (terminator stripped).
+    Line {
+        /// The line without its terminator.
+        bytes: Vec<u8>,
+        /// `\n` or `\r\n`.
+        ending: LineEnding,
+    },
+    /// A line longer than the cap; its bytes were discarded up to the newline.
+    TooLong {
+        /// Length of the discarded line in bytes.
+        len: usize,
+    },
+    /// The stream ended; `partial` holds bytes after the last newline.
+    Eof {
+        /// Unterminated bytes before EOF.
+        partial: Vec<u8>,
+    },
+    /// The deadline passed; `partial` holds bytes of the unfinished line.
+    Timeout {
+        /// Bytes of the unfinished line.
+        partial: Vec<u8>,
+    },
+}
+
+/// All of stdout up to EOF (one-shot transports).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToEof {
+    /// The bytes, at most the cap.
+    pub bytes: Vec<u8>,
+    /// Bytes that arrived beyond the cap and were dropped.
+    pub dropped: u64,
+    /// Whether EOF was seen before the deadline.
+    pub reached_eof: bool,
+}
+
+/// A plugin's stdout with a line buffer and an evidence log.
+#[derive(Debug)]
+pub struct StdoutReader {
+    stdout: ChildStdout,
+    /// Bytes read but not yet returned as a line.
+    pending: Vec<u8>,
+    /// When discarding an overlong line: how long it is so far.
+    discarding: Option<usize>,
+    max_line: usize,
+    eof: bool,
+    /// Every byte read, up to `log_cap`.
+    log: Vec<u8>,
+    log_cap: usize,
+    total: u64,
+}
+
+impl StdoutReader {
+    pub(crate) fn new(stdout: ChildStdout, max_line: usize) -> Self {
+        StdoutReader {
+            stdout,
+            pending: Vec::new(),
+            discarding: None,
+            max_line,
+            eof: false,
+            log: Vec::new(),
+            log_cap: 256 * 1024,
+            total: 0,
+        }
+    }
+
+    /// Total bytes read from stdout.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The first bytes read from stdout (up to the evidence cap).
+    pub fn log(&self) -> &[u8] {
+        &self.log
+    }
+
+    /// Whether stdout reached EOF.
+    pub fn at_eof(&self) -> bool {
+        self.eof
+    }
+
+    async fn fill(&mut self, until: Instant) -> Fill {
+        if self.eof {
+            return Fill::Eof;
+        }
+        let mut buf = [0u8; 64 * 1024];
+        match tokio::time::timeout_at(until, self.stdout.read(&mut buf)).await {
+            Err(_) => Fill::Timeout,
+            Ok(Ok(0)) | Ok(Err(_)) => {
+                self.eof = true;
+                Fill::Eof
+            }
+            Ok(Ok(n)) => {
+                self.total += n as u64;
+                let room = self.log_cap.saturating_sub(self.log.len());
+                self.log.extend_from_slice(&buf[..n.min(room)]);
+                self.pending.extend_from_slice(&buf[..n]);
+                Fill::Data
+            }
+        }
+    }
+
+    /// Reads the next line, waiting at most `timeout`.
+    pub async fn next_line(&mut self, timeout: Duration) -> ReadEvent {
+        let until = Instant::now() + timeout;
+        loop {
+            if let Some(pos) = self.pending.iter().position(|&b| b == b'\n') {
+                let mut line: Vec<u8> = self.pending.drain(..=pos).collect();
+                line.pop();
+                if let Some(skipped) = self.discarding.take() {
+                    return ReadEvent::TooLong { len: skipped + line.len() };
+                }
+                let ending = if line.last() == Some(&b'\r') {
+                    line.pop();
+                    LineEnding::CrLf
+                } else {
+                    LineEnding::Lf
+                };
+                return ReadEvent::Line { bytes: line, ending };
+            }
+            if self.pending.len() > self.max_line {
+                let n = self.pending.len();
+                self.pending.clear();
+                self.discarding = Some(self.discarding.unwrap_or(0) + n);
+            }
+            match self.fill(until).await {
+                Fill::Data => {}
+                Fill::Eof => {
+                    if let Some(skipped) = self.discarding.take() {
+                        return ReadEvent::TooLong { len: skipped + self.pending.len() };
+                    }
+                    return ReadEvent::Eof { partial: std::mem::take(&mut self.pending) };
+                }
+                Fill::Timeout => return ReadEvent::Timeout { partial: self.pending.clone() },
+            }
+        }
+    }
+
+    /// Reads everything up to EOF, keeping at most `cap` bytes, waiting at most `timeout`.
+    pub async fn to_eof(&mut self, timeout: Duration, cap: usize) -> ToEof {
+        let until = Instant::now() + timeout;
+        let mut dropped = 0u64;
+        let mut bytes = std::mem::take(&mut self.pending);
+        loop {
+            if bytes.len() > cap {
+                dropped += (bytes.len() - cap) as u64;
+                bytes.truncate(cap);
+            }
+            match self.fill(until).await {
+                Fill::Data => bytes.append(&mut self.pending),
+                Fill::Eof => return ToEof { bytes, dropped, reached_eof: true },
+                Fill::Timeout => return ToEof { bytes, dropped, reached_eof: false },
+            }
+        }
+    }
+
+    /// Waits up to `window` for EOF, discarding data. `true` when EOF came.
+    pub(crate) async fn wait_eof(&mut self, window: Duration) -> bool {
+        let until = Instant::now() + window;
+        loop {
+            self.pending.clear();
+            match self.fill(until).await {
+                Fill::Data => {}
+                Fill::Eof => return true,
+                Fill::Timeout => return false,
+            }
+        }
+    }
+}
+
+enum Fill {
+    Data,
+    Eof,
+    Timeout,
+}
