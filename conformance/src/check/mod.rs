@@ -1,1 +1,13 @@
-//! todo
+//! The check model: a static catalogue of checks, typed outcomes, evidence.
+//!
+//! A check is declared once, in [`catalogue`], with a stable id. Running code
+//! never invents checks: it reports an [`Outcome`] against a [`CheckId`], and
+//! `proctor checks` prints the catalogue without spawning anything.
+
+mod catalogue;
+mod evidence;
+mod outcome;
+
+pub use catalogue::{CATALOGUE, CheckDef, CheckId, Group, Level, Scope, lookup};
+pub use evidence::Evidence;
+pub use outcome::{Failure, Outcome, Status};

@@ -1,5 +1,14 @@
-//! Protocol families, roles, profiles and the messages proctor sends.
+//! Protocol families, roles, wire-fidelity profiles and the requests proctor
+//! sends, each family in its own module.
 
 mod family;
+pub mod jsonrpc;
+pub mod picoclaw_hook;
+mod profile;
+pub mod promptkit_exec;
+pub mod promptkit_server;
+pub mod runok_extension;
+pub mod wire;
 
 pub use family::*;
+pub use profile::{DIVERGENCES, Divergence, Profile};

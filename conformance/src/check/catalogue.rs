@@ -1,0 +1,540 @@
+//! Every check proctor can run, declared once.
+//!
+//! Ids are stable: reports, baselines and CI filters key on them. A check's
+//! level comes from the spec's wording or from what breaks the real runtime;
+//! `spec` says which passage or which runtime behaviour it protects, and
+//! `hint` is the one-line fix shown with every failure.
+
+use serde::Serialize;
+
+use crate::protocol::{Family, Role};
+
+/// A check's stable identifier, e.g. `JSONRPC-ID-ECHO`.
+pub type CheckId = &'static str;
+
+/// How much a check matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// A failure makes the plugin nonconformant.
+    Must,
+    /// A failure is a warning.
+    Should,
+}
+
+/// The family of checks, for grouping in reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Group {
+    /// How bytes are framed on stdout.
+    Framing,
+    /// The JSON-RPC 2.0 envelope.
+    Jsonrpc,
+    /// Start, stay alive, exit.
+    Lifecycle,
+    /// What the answers mean for the plugin's role.
+    Semantics,
+    /// Deadlines, load, unexpected input.
+    Robustness,
+    /// The author's own `--cases`.
+    Cases,
+}
+
+impl Group {
+    /// Heading used in text reports.
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Framing => "Framing",
+            Group::Jsonrpc => "JSON-RPC envelope",
+            Group::Lifecycle => "Lifecycle",
+            Group::Semantics => "Role semantics",
+            Group::Robustness => "Robustness",
+            Group::Cases => "Cases",
+        }
+    }
+}
+
+/// Which roles of its families a check applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every role.
+    AnyRole,
+    /// Only plugins taking one of these roles.
+    Only(&'static [Role]),
+    /// Every role but these.
+    Except(&'static [Role]),
+}
+
+/// One check of the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CheckDef {
+    /// Stable id.
+    pub id: CheckId,
+    /// Report group.
+    pub group: Group,
+    /// `must` or `should`.
+    pub level: Level,
+    /// Families it applies to.
+    #[serde(serialize_with = "family_names")]
+    pub families: &'static [Family],
+    /// Roles it applies to within those families.
+    #[serde(skip)]
+    pub scope: Scope,
+    /// The spec passage or runtime behaviour it protects.
+    pub spec: &'static str,
+    /// What it requires, in one sentence.
+    pub summary: &'static str,
+    /// The one-line fix for a failure.
+    pub hint: &'static str,
+}
+
+fn family_names<S: serde::Serializer>(families: &&'static [Family], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(families.iter().map(|f| f.name()))
+}
+
+impl CheckDef {
+    /// Whether this check applies to a plugin of `family` taking `roles`.
+    pub fn applies(&self, family: Family, roles: &[Role]) -> bool {
+        self.families.contains(&family)
+            && match self.scope {
+                Scope::AnyRole => true,
+                Scope::Only(only) => roles.iter().any(|r| only.contains(r)),
+                Scope::Except(except) => roles.iter().any(|r| !except.contains(r)),
+            }
+    }
+}
+
+/// The check with this id.
+pub fn lookup(id: &str) -> Option<&'static CheckDef> {
+    CATALOGUE.iter().find(|c| c.id == id)
+}
+
+use Family::{PicoclawHook as PICO, PromptkitExec as EXEC, PromptkitServer as SERVER, RunokExtension as RUNOK};
+
+const ALL: &[Family] = &Family::ALL;
+const ONE_SHOT: &[Family] = &[EXEC, RUNOK];
+const LINES: &[Family] = &[SERVER, PICO];
+const RPC: &[Family] = &[SERVER, PICO, RUNOK];
+/// PromptKit discards an eval hook's stdout, so output checks do not apply to it.
+const WRITES_ANSWERS: Scope = Scope::Except(&[Role::EvalHook]);
+const FILTER_HOOKS: &[Role] = &[Role::ProviderHook, Role::ToolHook];
+const INTERCEPTORS: &[Role] = &[Role::Llm, Role::ToolMode];
+
+
+/// The catalogue, in report order.
+pub static CATALOGUE: &[CheckDef] = &[
+    // ── Framing ─────────────────────────────────────────────────────────
+    CheckDef {
+        id: "FRAMING-SINGLE-DOCUMENT",
+        group: Group::Framing,
+        level: Level::Must,
+        families: ONE_SHOT,
+        scope: WRITES_ANSWERS,
+        spec: "promptkit-exec-protocol.txt#one-shot-mode; runok-extension-protocol.txt#response",
+        summary: "stdout holds exactly one JSON document: not empty, no log line, no second document",
+        hint: "Write exactly one JSON document to stdout and send every log line to stderr.",
+    },
+    CheckDef {
+        id: "FRAMING-LINE-PER-MESSAGE",
+        group: Group::Framing,
+        level: Level::Must,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "picoclaw-hook-protocol.md (\"one JSON message per line\"); promptkit-exec-protocol.txt#server-mode-json-rpc-20",
+        summary: "every stdout line is one complete JSON object",
+        hint: "Serialise each reply on one line (json.dumps(obj), no indent) and end it with \\n.",
+    },
+    CheckDef {
+        id: "FRAMING-NO-STRAY-OUTPUT",
+        group: Group::Framing,
+        level: Level::Must,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "promptkit@86d9f36 runtime/tools/server_executor.go reads one line per call: a stray line shifts every later reply",
+        summary: "stdout carries replies only: no banner, log line or blank line",
+        hint: "Log to stderr; one stray stdout line desynchronises PromptKit's server mode for good.",
+    },
+    CheckDef {
+        id: "FRAMING-COMPACT",
+        group: Group::Framing,
+        level: Level::Should,
+        families: ALL,
+        scope: WRITES_ANSWERS,
+        spec: "promptkit-exec-protocol.txt (\"a single JSON object\"); line protocols need one object per line",
+        summary: "replies are compact JSON, not pretty-printed across lines",
+        hint: "Drop pretty-printing: json.dumps(obj, separators=(\",\", \":\")).",
+    },
+    CheckDef {
+        id: "FRAMING-UTF8",
+        group: Group::Framing,
+        level: Level::Must,
+        families: ALL,
+        scope: WRITES_ANSWERS,
+        spec: "runok-extension-protocol.txt#transport (UTF-8); RFC 8259 §8.1",
+        summary: "output is valid UTF-8",
+        hint: "Encode stdout as UTF-8 and never write raw bytes into JSON strings.",
+    },
+    CheckDef {
+        id: "FRAMING-NO-BOM",
+        group: Group::Framing,
+        level: Level::Must,
+        families: ALL,
+        scope: WRITES_ANSWERS,
+        spec: "RFC 8259 §8.1; Go encoding/json and serde_json both reject a leading BOM",
+        summary: "output does not start with a byte-order mark",
+        hint: "Write UTF-8 without a BOM (encoding \"utf-8\", not \"utf-8-sig\").",
+    },
+    CheckDef {
+        id: "FRAMING-LF-ENDINGS",
+        group: Group::Framing,
+        level: Level::Should,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "picoclaw-hook-protocol.md (one message per line); Go bufio.ScanLines tolerates \\r\\n, other readers do not",
+        summary: "lines end in \\n, not \\r\\n",
+        hint: "End lines with \\n only (open stdout with newline=\"\\n\").",
+    },
+    CheckDef {
+        id: "FRAMING-FLUSHED",
+        group: Group::Framing,
+        level: Level::Must,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "long-lived JSON-RPC: the runtime waits for each reply while stdin stays open",
+        summary: "each reply is flushed as soon as it is written, not when stdin closes",
+        hint: "stdout is block-buffered on a pipe: flush after every line (print(..., flush=True) or python3 -u).",
+    },
+    CheckDef {
+        id: "FRAMING-LINE-SIZE",
+        group: Group::Framing,
+        level: Level::Must,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "picoclaw@cf67dd3 pkg/agent/hook_process.go: 1 MiB line buffer; promptkit@86d9f36 server_executor.go: 10 MiB",
+        summary: "reply lines fit the runtime's line buffer (PicoClaw 1 MiB, PromptKit 10 MiB)",
+        hint: "Do not echo whole requests back; a longer line wedges the runtime's reader until restart.",
+    },
+    // ── JSON-RPC envelope ───────────────────────────────────────────────
+    CheckDef {
+        id: "JSONRPC-VERSION",
+        group: Group::Jsonrpc,
+        level: Level::Must,
+        families: RPC,
+        scope: Scope::AnyRole,
+        spec: "picoclaw-hook-protocol.md#basic-protocol-structure; runok-extension-protocol.txt#response; JSON-RPC 2.0 §5",
+        summary: "every reply carries \"jsonrpc\": \"2.0\"",
+        hint: "Add \"jsonrpc\": \"2.0\" to every reply.",
+    },
+    CheckDef {
+        id: "JSONRPC-ID-ECHO",
+        group: Group::Jsonrpc,
+        level: Level::Must,
+        families: RPC,
+        scope: Scope::AnyRole,
+        spec: "JSON-RPC 2.0 §5; picoclaw@cf67dd3 and promptkit@86d9f36 match replies by integer id only",
+        summary: "the reply's id equals the request's, with the same value and JSON type",
+        hint: "Copy the request id into the reply unchanged; never turn it into a string.",
+    },
+    CheckDef {
+        id: "JSONRPC-RESULT-XOR-ERROR",
+        group: Group::Jsonrpc,
+        level: Level::Must,
+        families: RPC,
+        scope: Scope::AnyRole,
+        spec: "JSON-RPC 2.0 §5 (\"result\" and \"error\" must not both exist); promptkit-exec-protocol.txt#json-rpc-response",
+        summary: "a reply has exactly one of result and error",
+        hint: "Send either \"result\" or \"error\", never both and never neither.",
+    },
+    CheckDef {
+        id: "JSONRPC-ERROR-SHAPE",
+        group: Group::Jsonrpc,
+        level: Level::Must,
+        families: RPC,
+        scope: Scope::AnyRole,
+        spec: "JSON-RPC 2.0 §5.1; promptkit-exec-protocol.txt#json-rpc-response (error.code integer, error.message string)",
+        summary: "an error has an integer code and a string message",
+        hint: "Answer errors as {\"code\": -32601, \"message\": \"method not found\"}.",
+    },
+    CheckDef {
+        id: "JSONRPC-NOTIFICATION-SILENT",
+        group: Group::Jsonrpc,
+        level: Level::Must,
+        families: &[PICO],
+        scope: Scope::AnyRole,
+        spec: "picoclaw-hook-protocol.md#7-hookevent-notification (\"no response required\"); JSON-RPC 2.0 §4.1",
+        summary: "no reply to a notification (a message without an id)",
+        hint: "Do not answer messages that have no id.",
+    },
+    CheckDef {
+        id: "JSONRPC-UNKNOWN-METHOD",
+        group: Group::Jsonrpc,
+        level: Level::Must,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "JSON-RPC 2.0 §5.1 (-32601 Method not found); a silent plugin stalls the runtime until its deadline",
+        summary: "a request for an unknown method gets an error reply, not silence",
+        hint: "Answer unknown methods with error -32601 instead of ignoring them.",
+    },
+    // ── Lifecycle ───────────────────────────────────────────────────────
+    CheckDef {
+        id: "LIFECYCLE-HANDSHAKE",
+        group: Group::Lifecycle,
+        level: Level::Must,
+        families: &[PICO],
+        scope: Scope::AnyRole,
+        spec: "picoclaw-hook-protocol.md#1-hookhello-handshake; picoclaw@cf67dd3 fails hook start-up on an error or non-object result",
+        summary: "answers hook.hello with a result object",
+        hint: "Answer hook.hello with {\"ok\": true, \"name\": \"...\"}; PicoClaw will not start its agent loop otherwise.",
+    },
+    CheckDef {
+        id: "LIFECYCLE-STAYS-ALIVE",
+        group: Group::Lifecycle,
+        level: Level::Must,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "promptkit-exec-protocol.txt#server-mode (\"the process stays alive across invocations\"); neither runtime restarts a dead plugin",
+        summary: "keeps running and answering after a reply",
+        hint: "Loop over stdin until EOF; never exit after one request.",
+    },
+    CheckDef {
+        id: "LIFECYCLE-EXIT-ON-EOF",
+        group: Group::Lifecycle,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "PicoClaw and PromptKit close stdin, wait 2 s, then SIGKILL; runok waits for exit before reading stdout",
+        summary: "exits by itself once stdin is closed, within the shutdown deadline",
+        hint: "Exit when stdin reaches EOF (and after answering, for one-shot plugins).",
+    },
+    CheckDef {
+        id: "LIFECYCLE-EXIT-ZERO",
+        group: Group::Lifecycle,
+        level: Level::Must,
+        families: &[EXEC],
+        scope: Scope::AnyRole,
+        spec: "promptkit-exec-protocol.txt#one-shot-mode (\"exit: 0 = success\"); a non-zero exit discards stdout",
+        summary: "a one-shot plugin that answered exits with status 0",
+        hint: "Exit 0 whenever you wrote an answer; report failures inside the JSON.",
+    },
+    CheckDef {
+        id: "LIFECYCLE-READS-TO-EOF",
+        group: Group::Lifecycle,
+        level: Level::Must,
+        families: ONE_SHOT,
+        scope: Scope::AnyRole,
+        spec: "promptkit@86d9f36 and runok@0.3.1 write the request with no trailing newline, then close stdin",
+        summary: "answers the same request alike with and without a trailing newline",
+        hint: "Read stdin to EOF (sys.stdin.read(), $(cat)); a `while read` loop drops a request without a final newline.",
+    },
+    CheckDef {
+        id: "LIFECYCLE-NO-LEFTOVER",
+        group: Group::Lifecycle,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "runok@0.3.1 reads stdout to EOF, so a grandchild holding it hangs runok; PromptKit exec tools likewise",
+        summary: "leaves no process behind holding its pipes or running in its group",
+        hint: "Wait for child processes before exiting, and do not let them inherit stdout/stderr.",
+    },
+    // ── Role semantics ──────────────────────────────────────────────────
+    CheckDef {
+        id: "TOOL-RESPONSE-SHAPE",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[EXEC],
+        scope: Scope::Only(&[Role::Tool]),
+        spec: "promptkit-exec-protocol.txt#tool-protocol",
+        summary: "a tool answers exactly one of result, error (a string) or pending",
+        hint: "Answer {\"result\": ...}, {\"error\": \"message\"} or {\"pending\": {...}}: exactly one key.",
+    },
+    CheckDef {
+        id: "TOOL-PENDING-SHAPE",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[EXEC],
+        scope: Scope::Only(&[Role::Tool]),
+        spec: "promptkit-exec-protocol.txt#tool-protocol (pending: reason, message)",
+        summary: "pending carries a string reason and a string message",
+        hint: "Answer {\"pending\": {\"reason\": \"requires_approval\", \"message\": \"...\"}}.",
+    },
+    CheckDef {
+        id: "EVAL-SCORE",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[EXEC],
+        scope: Scope::Only(&[Role::Eval]),
+        spec: "promptkit-exec-protocol.txt#eval-protocol (score: float 0.0—1.0)",
+        summary: "an eval answers a numeric score between 0 and 1",
+        hint: "Answer {\"score\": 0.85} with a JSON number in [0, 1] (not a string).",
+    },
+    CheckDef {
+        id: "HOOK-ALLOW-BOOLEAN",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[EXEC],
+        scope: Scope::Only(FILTER_HOOKS),
+        spec: "promptkit-exec-protocol.txt#hook-response; promptkit@86d9f36 denies any reply without allow: true",
+        summary: "a filter hook answers a boolean allow",
+        hint: "Answer {\"allow\": true} or {\"allow\": false, \"reason\": \"...\"}; {\"ack\": true} denies in filter mode.",
+    },
+    CheckDef {
+        id: "HOOK-DENY-REASON",
+        group: Group::Semantics,
+        level: Level::Should,
+        families: &[EXEC, PICO],
+        scope: Scope::Only(&[Role::ProviderHook, Role::ToolHook, Role::ToolMode, Role::Approve]),
+        spec: "promptkit-exec-protocol.txt#hook-response (reason when allow is false); picoclaw-hook-protocol.md#4-hookbefore_tool",
+        summary: "a denial says why",
+        hint: "Add a \"reason\" to every denial; it is what the user and the LLM are told.",
+    },
+    CheckDef {
+        id: "HOOK-OBSERVE-ACK",
+        group: Group::Semantics,
+        level: Level::Should,
+        families: &[EXEC],
+        scope: Scope::Only(&[Role::SessionHook]),
+        spec: "promptkit-exec-protocol.txt#hook-response (observe mode: {\"ack\": true})",
+        summary: "a session hook acknowledges with {\"ack\": true}",
+        hint: "Answer {\"ack\": true}.",
+    },
+    CheckDef {
+        id: "PICOCLAW-ACTION",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[PICO],
+        scope: Scope::Only(INTERCEPTORS),
+        spec: "picoclaw-hook-protocol.md#action-options; picoclaw@cf67dd3 discards a reply whose action is unknown for the stage",
+        summary: "the action is one PicoClaw knows and allows for the method",
+        hint: "Use lower-case actions; respond and deny_tool only in hook.before_tool.",
+    },
+    CheckDef {
+        id: "PICOCLAW-MODIFY-PAYLOAD",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[PICO],
+        scope: Scope::Only(INTERCEPTORS),
+        spec: "picoclaw-hook-protocol.md#4-hookbefore_tool; picoclaw@cf67dd3 pkg/agent/hook_process.go result types (whole, nested payloads)",
+        summary: "modify carries the whole payload it replaces, in the shape the runtime decodes",
+        hint: "With modify, send the full object back (before_tool: call.tool and call.arguments; after_tool: result.result).",
+    },
+    CheckDef {
+        id: "PICOCLAW-RESPOND-RESULT",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[PICO],
+        scope: Scope::Only(&[Role::ToolMode]),
+        spec: "picoclaw-hook-protocol.md#response-return-result-directly---respond",
+        summary: "respond carries a tool result with a string for_llm",
+        hint: "Answer {\"action\": \"respond\", \"result\": {\"for_llm\": \"...\"}}.",
+    },
+    CheckDef {
+        id: "PICOCLAW-APPROVE-BOOLEAN",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[PICO],
+        scope: Scope::Only(&[Role::Approve]),
+        spec: "picoclaw-hook-protocol.md#6-hookapprove_tool; picoclaw@cf67dd3 treats a missing approved as a denial",
+        summary: "approve_tool answers a boolean approved",
+        hint: "Answer {\"approved\": true} or {\"approved\": false, \"reason\": \"...\"}.",
+    },
+    CheckDef {
+        id: "RUNOK-STATUS",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[RUNOK],
+        scope: Scope::AnyRole,
+        spec: "runok-extension-protocol.txt#result-fields (status: allow, deny or ask; matched case-sensitively)",
+        summary: "result.status is exactly allow, deny or ask",
+        hint: "Answer \"status\": \"allow\" | \"deny\" | \"ask\" in lower case; anything else becomes ask.",
+    },
+    CheckDef {
+        id: "RUNOK-OPTIONAL-STRINGS",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[RUNOK],
+        scope: Scope::AnyRole,
+        spec: "runok-extension-protocol.txt#result-fields (message, fix_suggestion: string, optional)",
+        summary: "message and fix_suggestion are strings when present",
+        hint: "Send message and fix_suggestion as strings, or leave them out.",
+    },
+    // ── Robustness ──────────────────────────────────────────────────────
+    CheckDef {
+        id: "ROBUST-DEADLINE",
+        group: Group::Robustness,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "PicoClaw interceptors 5 s, PromptKit hooks 10 s, eval hooks 5 s; proctor's --timeout-ms",
+        summary: "answers each request within the deadline",
+        hint: "Answer within the runtime's deadline; do slow work asynchronously or cache it.",
+    },
+    CheckDef {
+        id: "ROBUST-SEQUENTIAL",
+        group: Group::Robustness,
+        level: Level::Must,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "long-lived plugins serve a whole session on one process",
+        summary: "answers 100 sequential requests on one process",
+        hint: "Keep per-request state bounded and never exit between requests.",
+    },
+    CheckDef {
+        id: "ROBUST-UNKNOWN-FIELDS",
+        group: Group::Robustness,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "runtimes add fields over time (picoclaw@cf67dd3 sends context, PromptKit adds Metadata)",
+        summary: "tolerates fields it does not know in requests",
+        hint: "Ignore unknown fields instead of rejecting the request.",
+    },
+    CheckDef {
+        id: "ROBUST-CONCURRENT",
+        group: Group::Robustness,
+        level: Level::Must,
+        families: &[PICO],
+        scope: Scope::AnyRole,
+        spec: "picoclaw@cf67dd3 pkg/agent/hook_process.go: several requests in flight, replies matched by id",
+        summary: "answers several requests sent at once, each under its own id",
+        hint: "Read stdin line by line and answer every line; never drop the rest of a read chunk.",
+    },
+    // ── Cases ───────────────────────────────────────────────────────────
+    CheckDef {
+        id: "CASE-DECISION",
+        group: Group::Cases,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "the author's --cases file",
+        summary: "each case gets the decision it expects",
+        hint: "Compare the request proctor sent (see evidence) with the keys your plugin reads.",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_well_formed() {
+        let mut seen = HashSet::new();
+        for c in CATALOGUE {
+            assert!(seen.insert(c.id), "duplicate id {}", c.id);
+            assert!(c.id.chars().all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '-'), "{}", c.id);
+            assert!(!c.summary.is_empty() && !c.hint.is_empty() && !c.spec.is_empty(), "{}", c.id);
+            assert!(!c.families.is_empty(), "{}", c.id);
+        }
+    }
+
+    #[test]
+    fn scopes_select_roles() {
+        let tool = lookup("TOOL-RESPONSE-SHAPE").unwrap();
+        assert!(tool.applies(Family::PromptkitExec, &[Role::Tool]));
+        assert!(!tool.applies(Family::PromptkitExec, &[Role::Eval]));
+        let compact = lookup("FRAMING-COMPACT").unwrap();
+        assert!(!compact.applies(Family::PromptkitExec, &[Role::EvalHook]));
+        assert!(compact.applies(Family::PicoclawHook, &[Role::Observe]));
+    }
+}

@@ -1,0 +1,183 @@
+//! Outcomes are typed data: the same values feed text, JSON, JUnit and
+//! snapshots, and a report never has to parse its own prose.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::Level;
+use crate::framing::Violation;
+use crate::transport::{ExitOutcome, Leftover, Phase};
+
+/// What happened when a check ran.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The plugin did what the check requires.
+    Pass,
+    /// It did not.
+    Fail {
+        /// How it failed.
+        failure: Failure,
+    },
+    /// The check could not run because an earlier step failed; this counts as
+    /// a failure, never as a silent skip.
+    Untestable {
+        /// The check whose failure blocked this one, when there is one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        blocked_by: Option<&'static str>,
+        /// Why it could not run.
+        reason: String,
+    },
+    /// The plugin does not claim the capability this check needs.
+    Skip {
+        /// Which capability, and why it is not claimed.
+        reason: String,
+    },
+}
+
+/// Why a check failed, with the data to show for it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Failure {
+    /// A value is not what the protocol requires.
+    Mismatch {
+        /// JSON path of the value (`$.result.score`).
+        path: String,
+        /// What the protocol requires.
+        expected: String,
+        /// What arrived.
+        actual: String,
+    },
+    /// A deadline expired.
+    Timeout {
+        /// Which deadline.
+        phase: Phase,
+        /// How long proctor waited.
+        waited_ms: u64,
+        /// The last bytes seen on stdout, if any.
+        last_bytes: String,
+    },
+    /// The plugin died when it should have answered or kept running.
+    Crash {
+        /// How it ended.
+        exit: ExitOutcome,
+        /// The end of its stderr.
+        stderr_tail: String,
+    },
+    /// The bytes on stdout broke framing.
+    Framing {
+        /// Where and how.
+        violation: Violation,
+    },
+    /// The reply's id does not echo the request's.
+    IdMismatch {
+        /// The id sent.
+        sent: String,
+        /// The id received.
+        received: String,
+    },
+    /// Something outlived the plugin.
+    Leak {
+        /// What was left.
+        leftover: Leftover,
+    },
+    /// Something arrived that must not (a reply to a notification, say).
+    Unexpected {
+        /// What arrived.
+        what: String,
+    },
+    /// The plugin could not be started or written to.
+    Transport {
+        /// The transport error.
+        error: String,
+    },
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Mismatch { path, expected, actual } => write!(f, "{path}: expected {expected}, got {actual}"),
+            Failure::Timeout { phase, waited_ms, last_bytes } if last_bytes.is_empty() => {
+                write!(f, "no answer within the {phase} deadline ({waited_ms} ms)")
+            }
+            Failure::Timeout { phase, waited_ms, last_bytes } => {
+                write!(f, "no complete answer within the {phase} deadline ({waited_ms} ms); last bytes: {last_bytes}")
+            }
+            Failure::Crash { exit, .. } => write!(f, "the plugin ended ({exit})"),
+            Failure::Framing { violation } => write!(f, "{violation}"),
+            Failure::IdMismatch { sent, received } => write!(f, "sent id {sent}, reply carried id {received}"),
+            Failure::Leak { leftover } => {
+                let mut parts = Vec::new();
+                if leftover.stdout_held_open {
+                    parts.push("another process still held stdout open after the plugin exited");
+                }
+                if leftover.group_alive {
+                    parts.push("processes of the plugin's group were still running");
+                }
+                write!(f, "{} (killed by proctor)", parts.join("; "))
+            }
+            Failure::Unexpected { what } => f.write_str(what),
+            Failure::Transport { error } => f.write_str(error),
+        }
+    }
+}
+
+impl Outcome {
+    /// A failed outcome.
+    pub fn fail(failure: Failure) -> Self {
+        Outcome::Fail { failure }
+    }
+
+    /// Whether this outcome counts against the check.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Outcome::Fail { .. } | Outcome::Untestable { .. })
+    }
+
+    /// The report status of this outcome for a check of `level`.
+    pub fn status(&self, level: Level) -> Status {
+        match (self, level) {
+            (Outcome::Pass, _) => Status::Pass,
+            (Outcome::Skip { .. }, _) => Status::Skip,
+            (_, Level::Must) => Status::Fail,
+            (_, Level::Should) => Status::Warn,
+        }
+    }
+
+    /// A one-line description for reports.
+    pub fn describe(&self) -> String {
+        match self {
+            Outcome::Pass => "ok".to_string(),
+            Outcome::Fail { failure } => failure.to_string(),
+            Outcome::Untestable { blocked_by: Some(id), reason } => format!("untestable: {reason} (blocked by {id})"),
+            Outcome::Untestable { blocked_by: None, reason } => format!("untestable: {reason}"),
+            Outcome::Skip { reason } => format!("skipped: {reason}"),
+        }
+    }
+}
+
+/// A check's status in a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Passed.
+    Pass,
+    /// A `must` check failed (or could not run).
+    Fail,
+    /// A `should` check failed.
+    Warn,
+    /// Not applicable to what the plugin claims.
+    Skip,
+}
+
+impl Status {
+    /// The lowercase name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Warn => "warn",
+            Status::Skip => "skip",
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! Wire-fidelity profiles: the published documents, and each runtime as it
+//! is actually implemented.
+//!
+//! A plugin written from the documents can pass every documented check and
+//! still silently do nothing inside the real runtime, because the runtimes
+//! diverge from their own documents. Each divergence a plugin can observe is
+//! a named [`Divergence`] here, citing where it was found, and the request
+//! builders consult the profile through the methods below, never through
+//! ad-hoc conditions.
+
+use std::fmt;
+
+use super::Family;
+
+/// Whose wire behaviour proctor plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Profile {
+    /// Exactly what the protocol documents in `shared/specs/` say.
+    Documented,
+    /// PromptKit as implemented at commit 86d9f36 (2026-08-21).
+    Promptkit86d9f36,
+    /// PicoClaw as implemented at commit cf67dd3 (2026-06-13).
+    PicoclawCf67dd3,
+    /// runok 0.3.1 (commit c9b1726), its `exec::extension_runner`.
+    Runok031,
+}
+
+/// A documented-vs-implemented difference that a plugin can observe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Divergence {
+    /// Stable name, e.g. `promptkit.hook-payload-pascal-case`.
+    pub id: &'static str,
+    /// The runtime profile that behaves this way.
+    #[serde(serialize_with = "profile_name")]
+    pub profile: Profile,
+    /// What differs, in one sentence.
+    pub summary: &'static str,
+    /// Where it comes from (source file at the pinned commit, or document).
+    pub source: &'static str,
+}
+
+fn profile_name<S: serde::Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.name())
+}
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: [Profile; 4] =
+        [Profile::Documented, Profile::Promptkit86d9f36, Profile::PicoclawCf67dd3, Profile::Runok031];
+
+    /// Name used on the command line (`--profile`) and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Documented => "documented",
+            Profile::Promptkit86d9f36 => "promptkit@86d9f36",
+            Profile::PicoclawCf67dd3 => "picoclaw@cf67dd3",
+            Profile::Runok031 => "runok@0.3.1",
+        }
+    }
+
+    /// The profiles certification runs for a family by default: the
+    /// documents first, then the runtime as implemented.
+    pub fn for_family(family: Family) -> [Profile; 2] {
+        let runtime = match family {
+            Family::PromptkitExec | Family::PromptkitServer => Profile::Promptkit86d9f36,
+            Family::PicoclawHook => Profile::PicoclawCf67dd3,
+            Family::RunokExtension => Profile::Runok031,
+        };
+        [Profile::Documented, runtime]
+    }
+
+    /// Parses a profile name valid for `family`.
+    pub fn parse(family: Family, s: &str) -> Result<Profile, super::UnknownName> {
+        let allowed = Profile::for_family(family);
+        allowed.into_iter().find(|p| p.name() == s).ok_or_else(|| super::UnknownName {
+            what: "profile",
+            given: s.to_string(),
+            expected: allowed.iter().map(|p| p.name()).collect(),
+        })
+    }
+
+    /// The divergences this profile encodes (empty for `documented`).
+    pub fn divergences(self) -> impl Iterator<Item = &'static Divergence> {
+        DIVERGENCES.iter().filter(move |d| d.profile == self)
+    }
+
+    fn has(self, id: &str) -> bool {
+        debug_assert!(DIVERGENCES.iter().any(|d| d.id == id), "unknown divergence {id}");
+        self.divergences().any(|d| d.id == id)
+    }
+
+    /// Whether a one-shot request ends in `\n`. The documents show requests
+    /// as typed with `echo` (runok's tutorial tests with `echo '{…}' |`).
+    pub fn oneshot_trailing_newline(self) -> bool {
+        !self.has("promptkit.oneshot-no-trailing-newline") && !self.has("runok.request-no-trailing-newline")
+    }
+
+    /// Whether strings are written the way Go's `encoding/json` writes them
+    /// (`<`, `>`, `&`, U+2028, U+2029 escaped as `\u003c` …).
+    pub fn go_json_escaping(self) -> bool {
+        self.has("promptkit.go-html-escaping") || self.has("picoclaw.go-html-escaping")
+    }
+
+    /// Whether object keys go out sorted (serde_json without `preserve_order`).
+    pub fn sorted_keys(self) -> bool {
+        self.has("runok.request-keys-sorted")
+    }
+
+    /// Whether PromptKit hook payloads use Go field names (`Name`, `Args`, `CallID`).
+    pub fn promptkit_pascal_case_hooks(self) -> bool {
+        self.has("promptkit.hook-payload-pascal-case")
+    }
+
+    /// Whether empty eval-context collections are omitted rather than sent as `[]`/`{}`.
+    pub fn promptkit_eval_context_omits_empty(self) -> bool {
+        self.has("promptkit.eval-context-omits-empty")
+    }
+
+    /// Whether the eval-hook payload carries the documented `passed` field.
+    pub fn promptkit_eval_hook_has_passed(self) -> bool {
+        !self.has("promptkit.eval-hook-no-passed")
+    }
+
+    /// Whether a session hook's stdout is read at all.
+    pub fn promptkit_reads_session_hook_stdout(self) -> bool {
+        !self.has("promptkit.session-hook-stdout-ignored")
+    }
+
+    /// Whether the server-mode request writes `id` last (Go struct order).
+    pub fn promptkit_server_id_last(self) -> bool {
+        self.has("promptkit.server-request-field-order")
+    }
+
+    /// The notification method PicoClaw observers receive.
+    pub fn picoclaw_notification_method(self) -> &'static str {
+        if self.has("picoclaw.runtime-event-notification") { "hook.runtime_event" } else { "hook.event" }
+    }
+
+    /// Whether requests carry `channel` and `chat_id` as the document shows.
+    pub fn picoclaw_sends_channel(self) -> bool {
+        !self.has("picoclaw.no-channel-chat-id")
+    }
+
+    /// Whether `after_llm` tool calls arrive as bare ids (no function name or arguments).
+    pub fn picoclaw_after_llm_tool_calls_bare(self) -> bool {
+        self.has("picoclaw.after-llm-tool-calls-bare")
+    }
+
+    /// Whether `modify` payloads of after_tool / after_llm are decoded nested
+    /// (`result.result`, `response.response`).
+    pub fn picoclaw_nested_after_payloads(self) -> bool {
+        self.has("picoclaw.nested-after-modify")
+    }
+
+    /// The longest reply line the runtime reads, when it has a limit.
+    pub fn line_limit(self, family: Family) -> Option<usize> {
+        match (family, self) {
+            (Family::PicoclawHook, p) if p.has("picoclaw.line-limit-1mib") => Some(1024 * 1024),
+            (Family::PromptkitServer, p) if p.has("promptkit.server-line-limit-10mib") => Some(10 * 1024 * 1024),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+use Profile::{PicoclawCf67dd3 as PICO, Promptkit86d9f36 as PK, Runok031 as RUNOK};
+
+/// Every divergence proctor encodes. `proctor checks` prints them.
+pub static DIVERGENCES: &[Divergence] = &[
+    Divergence {
+        id: "promptkit.hook-payload-pascal-case",
+        profile: PK,
+        summary: "hook payloads use Go field names (ProviderID, Messages, Name, Args, CallID, SessionID, TurnIndex); the docs and example hooks read snake_case",
+        source: "runtime/hooks/types.go (structs without json tags); docs exec-hooks.md shows snake_case",
+    },
+    Divergence {
+        id: "promptkit.oneshot-no-trailing-newline",
+        profile: PK,
+        summary: "one-shot requests are json.Marshal output with no trailing newline, then EOF",
+        source: "runtime/tools/exec_executor.go (cmd.Stdin = bytes.NewReader(reqBytes))",
+    },
+    Divergence {
+        id: "promptkit.go-html-escaping",
+        profile: PK,
+        summary: "strings escape <, >, & as \\u003c, \\u003e, \\u0026 (Go encoding/json)",
+        source: "Go encoding/json HTMLEscape default, used by every PromptKit marshal",
+    },
+    Divergence {
+        id: "promptkit.eval-context-omits-empty",
+        profile: PK,
+        summary: "eval requests omit empty context.messages, tool_calls, variables and metadata (the docs show [] and {})",
+        source: "runtime/evals/handlers/exec_handler.go (execEvalCtx fields are omitempty)",
+    },
+    Divergence {
+        id: "promptkit.eval-hook-no-passed",
+        profile: PK,
+        summary: "the eval-hook payload has no `passed` field (the docs show one)",
+        source: "runtime/evals/types.go EvalResult; docs exec-hooks.md",
+    },
+    Divergence {
+        id: "promptkit.session-hook-stdout-ignored",
+        profile: PK,
+        summary: "a session hook's stdout is never parsed; only its exit status matters",
+        source: "runtime/hooks/exec_hooks.go (session hooks in filter mode check spawn and exit only)",
+    },
+    Divergence {
+        id: "promptkit.server-request-field-order",
+        profile: PK,
+        summary: "server-mode requests are written as {\"jsonrpc\",\"method\",\"params\",\"id\"} (Go struct order), one line ending in \\n",
+        source: "runtime/tools/server_executor.go jsonRPCRequest",
+    },
+    Divergence {
+        id: "promptkit.server-line-limit-10mib",
+        profile: PK,
+        summary: "server-mode replies longer than 10 MiB fail the scanner for the rest of the conversation",
+        source: "runtime/tools/server_executor.go serverMaxLineSize",
+    },
+    Divergence {
+        id: "picoclaw.runtime-event-notification",
+        profile: PICO,
+        summary: "observer notifications are hook.runtime_event with a lower-case events.Event envelope; the document says hook.event with Kind/Meta/Payload",
+        source: "pkg/agent/hook_process.go notify (commits 8caf9aeb2, b954e6b8d)",
+    },
+    Divergence {
+        id: "picoclaw.go-html-escaping",
+        profile: PICO,
+        summary: "strings escape <, >, & as \\u003c, \\u003e, \\u0026 (Go encoding/json)",
+        source: "Go encoding/json HTMLEscape default (pkg/agent/hook_process.go json.Marshal)",
+    },
+    Divergence {
+        id: "picoclaw.no-channel-chat-id",
+        profile: PICO,
+        summary: "requests never carry channel or chat_id (the document shows both); meta has Source \"runTurn\" and a TracePath",
+        source: "pkg/agent/pipeline_execute.go; LLMHookRequest and ToolApprovalRequest have no such fields",
+    },
+    Divergence {
+        id: "picoclaw.after-llm-tool-calls-bare",
+        profile: PICO,
+        summary: "after_llm tool calls arrive as {\"id\": …} only, without function name or arguments",
+        source: "pkg/providers/protocoltypes/types.go (ToolCall.Name and Arguments are json:\"-\")",
+    },
+    Divergence {
+        id: "picoclaw.nested-after-modify",
+        profile: PICO,
+        summary: "after_tool and after_llm modify payloads are decoded nested (result.result.for_llm, response.response.content); a flat payload is a silent no-op",
+        source: "pkg/agent/hook_process.go processHookAfterToolResponse, processHookAfterLLMResponse",
+    },
+    Divergence {
+        id: "picoclaw.line-limit-1mib",
+        profile: PICO,
+        summary: "a reply line over 1 MiB stops PicoClaw's reader for good; every later call times out",
+        source: "pkg/agent/hook_process.go processHookReadBufferSize",
+    },
+    Divergence {
+        id: "runok.request-no-trailing-newline",
+        profile: RUNOK,
+        summary: "the request is written without a trailing newline, then stdin is closed",
+        source: "src/exec/extension_runner.rs (write_all of serde_json::to_string, then drop)",
+    },
+    Divergence {
+        id: "runok.request-keys-sorted",
+        profile: RUNOK,
+        summary: "request keys come out sorted (serde_json::json! without preserve_order), params included",
+        source: "src/exec/extension_runner.rs (json!({...}) envelope)",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_family_has_documented_and_one_runtime() {
+        for f in Family::ALL {
+            let [doc, rt] = Profile::for_family(f);
+            assert_eq!(doc, Profile::Documented);
+            assert_ne!(rt, Profile::Documented);
+            assert!(rt.divergences().count() > 0, "{rt} encodes no divergence");
+            assert_eq!(Profile::parse(f, rt.name()).unwrap(), rt);
+        }
+        assert!(Profile::parse(Family::RunokExtension, "picoclaw@cf67dd3").is_err());
+    }
+
+    #[test]
+    fn divergence_ids_unique_and_documented_has_none() {
+        let mut ids: Vec<_> = DIVERGENCES.iter().map(|d| d.id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), DIVERGENCES.len());
+        assert_eq!(Profile::Documented.divergences().count(), 0);
+    }
+
+    #[test]
+    fn facts_read_from_the_table() {
+        assert!(Profile::Documented.oneshot_trailing_newline());
+        assert!(!Profile::Promptkit86d9f36.oneshot_trailing_newline());
+        assert!(!Profile::Runok031.oneshot_trailing_newline());
+        assert_eq!(Profile::Documented.picoclaw_notification_method(), "hook.event");
+        assert_eq!(Profile::PicoclawCf67dd3.picoclaw_notification_method(), "hook.runtime_event");
+        assert!(Profile::Promptkit86d9f36.promptkit_pascal_case_hooks());
+        assert!(!Profile::Documented.promptkit_pascal_case_hooks());
+        assert_eq!(Profile::PicoclawCf67dd3.line_limit(Family::PicoclawHook), Some(1 << 20));
+        assert_eq!(Profile::Documented.line_limit(Family::PicoclawHook), None);
+        assert!(Profile::Runok031.sorted_keys() && !Profile::Promptkit86d9f36.sorted_keys());
+    }
+}

@@ -1,0 +1,68 @@
+//! Turning a request into the exact bytes a runtime writes.
+
+use serde_json::Value;
+
+use super::Profile;
+
+/// Serialises `value` as `profile`'s runtime would: compact, Go-style string
+/// escaping for the Go runtimes, sorted keys where the runtime sorts them.
+pub fn encode(value: &Value, profile: Profile) -> Vec<u8> {
+    let value = if profile.sorted_keys() { sort_keys(value) } else { value.clone() };
+    let text = value.to_string();
+    let text = if profile.go_json_escaping() { go_escape(&text) } else { text };
+    text.into_bytes()
+}
+
+/// Sorts object keys recursively (serde_json's order without `preserve_order`).
+pub fn sort_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sort_keys(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sort_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Applies Go `encoding/json`'s HTML-safe escaping to compact JSON text.
+/// In compact JSON these characters can only occur inside strings, so a
+/// textual replacement is exact.
+fn go_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn go_runtimes_escape_html_characters() {
+        let v = json!({"q": "<b>a & b</b>"});
+        assert_eq!(encode(&v, Profile::Promptkit86d9f36), br#"{"q":"\u003cb\u003ea \u0026 b\u003c/b\u003e"}"#);
+        assert_eq!(encode(&v, Profile::Documented), br#"{"q":"<b>a & b</b>"}"#);
+        let back: Value = serde_json::from_slice(&encode(&v, Profile::PicoclawCf67dd3)).unwrap();
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn runok_sorts_keys_and_documented_keeps_order() {
+        let v = json!({"jsonrpc": "2.0", "id": 1, "params": {"z": 1, "a": 2}});
+        assert_eq!(encode(&v, Profile::Runok031), br#"{"id":1,"jsonrpc":"2.0","params":{"a":2,"z":1}}"#);
+        assert_eq!(encode(&v, Profile::Documented), br#"{"jsonrpc":"2.0","id":1,"params":{"z":1,"a":2}}"#);
+    }
+}
