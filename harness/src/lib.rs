@@ -1,1 +1,15 @@
-//! placeholder
+//! proctor: conformance harness and mock-provider simulator for the stdio
+//! plugin protocols of LLM agent runtimes.
+//!
+//! - [`cli`]: the command line (`proctor certify`, `checks`, `mock-plugin`).
+//! - [`report`]: one renderer per output format, all from the same report.
+//! - [`interrupt`]: kill every plugin when proctor itself is interrupted.
+//! - [`output`]: terminal colour decisions and atomic report files.
+//!
+//! The protocol work lives in `proctor-conformance`; the scripted peers in
+//! `proctor-mocks`.
+
+pub mod cli;
+pub mod interrupt;
+pub mod output;
+pub mod report;

@@ -1,1 +1,5 @@
-fn main(){}
+//! The `proctor` binary: parse, dispatch, exit.
+
+fn main() -> std::process::ExitCode {
+    proctor::cli::main()
+}

@@ -1,1 +1,14 @@
-//! placeholder
+//! Scripted peers for proctor: the parties a plugin talks to, or the plugin
+//! itself, played on cue.
+//!
+//! - [`plugin`]: the mock plugin. It speaks every protocol family proctor
+//!   certifies, well-behaved by default, and misbehaves on request through
+//!   named faults, so each conformance check can be shown to bite.
+//!
+//! Everything here is synchronous and uses only the process's own stdio, so
+//! a mock is cheap to start many times in a test run.
+
+#![deny(missing_docs)]
+#![deny(unsafe_code)]
+
+pub mod plugin;

@@ -58,6 +58,19 @@ pub enum Failure {
         /// The last bytes seen on stdout, if any.
         last_bytes: String,
     },
+    /// The reply only arrived once stdin was closed: the plugin's stdout is
+    /// block-buffered and the runtime, which keeps stdin open, never sees it.
+    Buffered {
+        /// How long proctor waited with stdin open.
+        waited_ms: u64,
+        /// What arrived after stdin was closed.
+        arrived_after_eof: String,
+    },
+    /// A request got no reply at all (while the plugin kept running).
+    Missing {
+        /// Which request.
+        what: String,
+    },
     /// The plugin died when it should have answered or kept running.
     Crash {
         /// How it ended.
@@ -104,6 +117,11 @@ impl fmt::Display for Failure {
             Failure::Timeout { phase, waited_ms, last_bytes } => {
                 write!(f, "no complete answer within the {phase} deadline ({waited_ms} ms); last bytes: {last_bytes}")
             }
+            Failure::Buffered { waited_ms, arrived_after_eof } => write!(
+                f,
+                "no reply within {waited_ms} ms while stdin was open; it arrived only after stdin was closed: {arrived_after_eof}"
+            ),
+            Failure::Missing { what } => write!(f, "no reply to {what}"),
             Failure::Crash { exit, .. } => write!(f, "the plugin ended ({exit})"),
             Failure::Framing { violation } => write!(f, "{violation}"),
             Failure::IdMismatch { sent, received } => write!(f, "sent id {sent}, reply carried id {received}"),

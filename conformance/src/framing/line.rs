@@ -74,7 +74,7 @@ pub fn read_line(bytes: &[u8], ending: LineEnding) -> Line {
 }
 
 /// The JSON type name of a value, as JSON calls it.
-pub(crate) fn json_type(v: &Value) -> &'static str {
+pub fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",

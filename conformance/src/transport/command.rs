@@ -12,6 +12,8 @@ pub struct PluginCommand {
     pub argv: Vec<String>,
     /// Extra environment variables, added to proctor's own environment.
     pub env: Vec<(String, String)>,
+    /// Variables of proctor's own environment the plugin must not inherit.
+    pub env_remove: Vec<String>,
     /// Working directory; `None` keeps proctor's.
     pub cwd: Option<PathBuf>,
 }
@@ -22,7 +24,7 @@ impl PluginCommand {
         if argv.is_empty() || argv[0].is_empty() {
             return None;
         }
-        Some(PluginCommand { argv, env: Vec::new(), cwd: None })
+        Some(PluginCommand { argv, env: Vec::new(), env_remove: Vec::new(), cwd: None })
     }
 
     /// The program name (first element of argv).

@@ -28,7 +28,8 @@ impl fmt::Display for Phase {
 /// The deadlines of one plugin run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Deadlines {
-    /// Spawn to first answer. Generous: interpreters and shims start slowly.
+    /// Spawn to first answer. Generous: interpreters and shims start slowly
+    /// (PicoClaw itself waits 5 s when it waits at all).
     pub startup: Duration,
     /// Each request, from the write to the complete answer (`--timeout-ms`).
     pub request: Duration,
@@ -44,7 +45,7 @@ pub struct Deadlines {
 impl Default for Deadlines {
     fn default() -> Self {
         Deadlines {
-            startup: Duration::from_secs(10),
+            startup: Duration::from_secs(5),
             request: Duration::from_secs(5),
             shutdown: Duration::from_secs(2),
             kill_grace: Duration::from_millis(500),

@@ -17,6 +17,6 @@ mod stdout;
 pub use command::PluginCommand;
 pub use deadline::{Deadlines, Phase};
 pub use exit::ExitOutcome;
-pub use process::{Leftover, PluginProcess, Shutdown, ShutdownHow, SpawnError, WriteError};
+pub use process::{Collected, Leftover, MAX_LINE_BYTES, PluginProcess, Shutdown, ShutdownHow, SpawnError, WriteError};
 pub use stderr::StderrTail;
 pub use stdout::{LineEnding, ReadEvent, StdoutReader, ToEof};

@@ -14,7 +14,10 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::task::JoinHandle;
 
+use tokio::time::Instant;
+
 use super::group::ProcessGroup;
+use super::stdout::Fill;
 use super::{Deadlines, ExitOutcome, PluginCommand, StderrTail, StdoutReader};
 
 /// The plugin could not be started.
@@ -85,6 +88,21 @@ pub struct Shutdown {
     pub leftover: Option<Leftover>,
 }
 
+/// What a one-shot plugin wrote before exiting (see [`PluginProcess::collect_answer`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Collected {
+    /// stdout, up to the cap.
+    pub bytes: Vec<u8>,
+    /// Bytes beyond the cap, dropped.
+    pub dropped: u64,
+    /// When a complete answer was seen, measured from the start of collection.
+    pub answered_after: Option<Duration>,
+    /// Whether stdout reached EOF.
+    pub eof: bool,
+    /// The leader's exit, if it exited within the deadlines.
+    pub exit: Option<ExitOutcome>,
+}
+
 /// A running plugin.
 #[derive(Debug)]
 pub struct PluginProcess {
@@ -113,6 +131,9 @@ impl PluginProcess {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
+        for k in &command.env_remove {
+            cmd.env_remove(k);
+        }
         for (k, v) in &command.env {
             cmd.env(k, v);
         }
@@ -203,6 +224,64 @@ impl PluginProcess {
             }
             _ => None,
         }
+    }
+
+    /// Reads a one-shot answer: stdout until EOF and the leader's exit, at
+    /// most `answer_timeout` for a complete answer (as judged by `complete`)
+    /// and then at most the shutdown deadline for the exit. If the leader
+    /// exits while something else still holds stdout, reading stops after
+    /// the leak window instead of waiting on the grandchild.
+    pub async fn collect_answer(&mut self, answer_timeout: Duration, cap: usize, complete: impl Fn(&[u8]) -> bool) -> Collected {
+        let start = Instant::now();
+        let mut until = start + answer_timeout;
+        let mut bytes = Vec::new();
+        let mut dropped = 0u64;
+        let mut answered_after = None;
+        let mut eof = self.stdout.at_eof();
+        let mut keep = |bytes: &mut Vec<u8>, chunk: Vec<u8>| {
+            let room = cap.saturating_sub(bytes.len());
+            dropped += chunk.len().saturating_sub(room) as u64;
+            bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        };
+        loop {
+            if eof && self.exit.is_some() {
+                break;
+            }
+            tokio::select! {
+                fill = self.stdout.fill(until), if !eof => match fill {
+                    Fill::Data => {
+                        keep(&mut bytes, self.stdout.take_pending());
+                        if answered_after.is_none() && complete(&bytes) {
+                            answered_after = Some(start.elapsed());
+                            until = Instant::now() + self.deadlines.shutdown;
+                        }
+                    }
+                    Fill::Eof => eof = true,
+                    Fill::Timeout => break,
+                },
+                status = self.child.wait(), if self.exit.is_none() => {
+                    if let Ok(status) = status {
+                        self.exit = Some(status.into());
+                    }
+                    // Output written just before exit is still in the pipe; a
+                    // pipe still open after the leak window is held by a leftover.
+                    let window = Instant::now() + self.deadlines.leak_window;
+                    while !eof {
+                        match self.stdout.fill(window).await {
+                            Fill::Data => keep(&mut bytes, self.stdout.take_pending()),
+                            Fill::Eof => eof = true,
+                            Fill::Timeout => break,
+                        }
+                    }
+                    if answered_after.is_none() && complete(&bytes) {
+                        answered_after = Some(start.elapsed());
+                    }
+                    break;
+                }
+                _ = tokio::time::sleep_until(until), if eof => break,
+            }
+        }
+        Collected { bytes, dropped, answered_after, eof, exit: self.exit }
     }
 
     /// Stops the plugin: closes stdin, waits for it to exit by itself within

@@ -104,7 +104,9 @@ impl StdoutReader {
         self.eof
     }
 
-    async fn fill(&mut self, until: Instant) -> Fill {
+    /// Reads one chunk into the pending buffer (cancel-safe: state changes
+    /// only after a read completes).
+    pub(crate) async fn fill(&mut self, until: Instant) -> Fill {
         if self.eof {
             return Fill::Eof;
         }
@@ -179,6 +181,11 @@ impl StdoutReader {
         }
     }
 
+    /// Takes the bytes read but not yet consumed.
+    pub(crate) fn take_pending(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.pending)
+    }
+
     /// Waits up to `window` for EOF, discarding data. `true` when EOF came.
     pub(crate) async fn wait_eof(&mut self, window: Duration) -> bool {
         let until = Instant::now() + window;
@@ -193,7 +200,7 @@ impl StdoutReader {
     }
 }
 
-enum Fill {
+pub(crate) enum Fill {
     Data,
     Eof,
     Timeout,

@@ -1,0 +1,205 @@
+//! The author's own cases (`--cases FILE`): requests with the decision each
+//! must get.
+//!
+//! ```yaml
+//! cases:
+//!   - name: ssn in args is denied
+//!     phase: before_execution        # PromptKit hooks
+//!     request: {name: send_email, args: {body: "my ssn is 123-45-6789"}}
+//!     expect: {decision: deny}
+//!   - name: rm -rf is refused
+//!     method: hook.before_tool       # PicoClaw
+//!     request: {tool: bash, arguments: {command: "rm -rf /"}}
+//!     expect: {decision: deny_tool}
+//! ```
+//!
+//! `request` is written in the documented (snake_case) form; proctor renders
+//! it in each profile's wire shape, which is how a plugin written from the
+//! docs is caught failing its own cases under the runtime as implemented.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::semantics::Decision;
+
+/// A cases file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CasesFile {
+    /// The cases, run in order.
+    pub cases: Vec<Case>,
+}
+
+/// One case.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// Shown in the report.
+    pub name: String,
+    /// PromptKit hook phase (`before_execution`, `after_call`, `session_start` …).
+    #[serde(default)]
+    pub phase: Option<String>,
+    /// PicoClaw method (`hook.before_tool` …).
+    #[serde(default)]
+    pub method: Option<String>,
+    /// Fields laid over the realistic default request.
+    #[serde(default)]
+    pub request: Value,
+    /// What must come back.
+    pub expect: Expect,
+}
+
+/// The expected decision.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// `allow`, `deny`, `result`, `error`, `pending`, `ack`, a PicoClaw action,
+    /// `approved`/`denied`, or a runok status.
+    #[serde(default)]
+    pub decision: Option<String>,
+    /// For evals: the score must be below this.
+    #[serde(default)]
+    pub score_below: Option<f64>,
+    /// For evals: the score must be at least this.
+    #[serde(default)]
+    pub score_at_least: Option<f64>,
+}
+
+/// A cases file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CasesError {
+    /// The file could not be read.
+    #[error("cannot read cases file {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The YAML is malformed or has unknown keys (the message has file:line:column).
+    #[error("{rendered}")]
+    Parse {
+        /// serde-saphyr's rendering, with the location and a snippet.
+        rendered: String,
+    },
+    /// A case is well-formed YAML but says nothing checkable.
+    #[error("{path}: case `{case}`: {problem}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The case name.
+        case: String,
+        /// What is wrong and what to write instead.
+        problem: String,
+    },
+}
+
+impl CasesFile {
+    /// Reads and validates a cases file.
+    pub fn load(path: &Path) -> Result<CasesFile, CasesError> {
+        let text = std::fs::read_to_string(path).map_err(|source| CasesError::Read { path: path.to_path_buf(), source })?;
+        Self::parse(&text, path)
+    }
+
+    /// Parses cases from text (`path` names it in errors).
+    pub fn parse(text: &str, path: &Path) -> Result<CasesFile, CasesError> {
+        let name = path.display().to_string();
+        let file: CasesFile = serde_saphyr::from_str(text).map_err(|e| CasesError::Parse {
+            rendered: format!(
+                "invalid cases file: {}\nhint: a cases file is `cases:` followed by a list of {{name, phase|method, request, expect: {{decision | score_below | score_at_least}}}}",
+                e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) })
+            ),
+        })?;
+        for case in &file.cases {
+            let e = &case.expect;
+            if e.decision.is_none() && e.score_below.is_none() && e.score_at_least.is_none() {
+                return Err(CasesError::Invalid {
+                    path: path.to_path_buf(),
+                    case: case.name.clone(),
+                    problem: "`expect` is empty; write `expect: {decision: deny}` or `expect: {score_below: 0.5}`".into(),
+                });
+            }
+            if !case.request.is_null() && !case.request.is_object() {
+                return Err(CasesError::Invalid {
+                    path: path.to_path_buf(),
+                    case: case.name.clone(),
+                    problem: "`request` must be a mapping of request fields".into(),
+                });
+            }
+        }
+        Ok(file)
+    }
+}
+
+impl Expect {
+    /// What the case expects, for messages ("decision `deny`", "a score below 0.5").
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(d) = &self.decision {
+            parts.push(format!("decision `{d}`"));
+        }
+        if let Some(l) = self.score_below {
+            parts.push(format!("a score below {l}"));
+        }
+        if let Some(l) = self.score_at_least {
+            parts.push(format!("a score of at least {l}"));
+        }
+        parts.join(" and ")
+    }
+
+    /// Whether `got` meets the expectation.
+    pub fn met_by(&self, got: Option<&Decision>) -> bool {
+        let decision_ok = self.decision.as_ref().is_none_or(|want| got.is_some_and(|d| d.to_string() == *want));
+        let score = match got {
+            Some(Decision::Score(s)) => Some(*s),
+            _ => None,
+        };
+        let below_ok = self.score_below.is_none_or(|l| score.is_some_and(|s| s < l));
+        let least_ok = self.score_at_least.is_none_or(|l| score.is_some_and(|s| s >= l));
+        decision_ok && below_ok && least_ok
+    }
+
+    /// The outcome of a case that got `got`.
+    pub fn judge(&self, got: Option<&Decision>) -> crate::check::Outcome {
+        if self.met_by(got) {
+            return crate::check::Outcome::Pass;
+        }
+        crate::check::Outcome::fail(crate::check::Failure::Mismatch {
+            path: "decision".into(),
+            expected: self.describe(),
+            actual: got.map_or("no decision".to_string(), |d| format!("`{d}`")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_checks() {
+        let text = "cases:\n  - name: a\n    phase: before_execution\n    request: {name: x}\n    expect: {decision: deny}\n";
+        let f = CasesFile::parse(text, Path::new("c.yaml")).unwrap();
+        assert_eq!(f.cases[0].request["name"], "x");
+        assert!(f.cases[0].expect.met_by(Some(&Decision::Deny)));
+        assert!(!f.cases[0].expect.met_by(Some(&Decision::Allow)));
+        assert_eq!(f.cases[0].expect.judge(Some(&Decision::Allow)).describe(), "decision: expected decision `deny`, got `allow`");
+        let e = Expect { decision: None, score_below: Some(0.5), score_at_least: None };
+        assert!(e.met_by(Some(&Decision::Score(0.2))));
+        assert!(!e.met_by(Some(&Decision::Score(0.7))));
+        assert!(!e.met_by(None));
+    }
+
+    #[test]
+    fn errors_name_file_line_column() {
+        let err = CasesFile::parse("cases:\n  - name: a\n    expcet: {decision: deny}\n", Path::new("my.yaml")).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("my.yaml:3:5"), "{text}");
+        assert!(text.contains("expcet"), "{text}");
+        let err = CasesFile::parse("cases:\n  - name: a\n    expect: {}\n", Path::new("my.yaml")).unwrap_err();
+        assert!(err.to_string().contains("`expect` is empty"), "{err}");
+    }
+}

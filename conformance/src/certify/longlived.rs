@@ -1,0 +1,448 @@
+//! Certifying long-lived JSON-RPC plugins (PromptKit server mode, PicoClaw
+//! hooks): one process for the whole run, in the order a runtime would use
+//! it: handshake, each method of each claimed mode, a notification, an
+//! unknown method, unknown fields, requests in flight together, a hundred
+//! requests in a row, the author's cases, and finally stdin closed.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::check::{CheckId, Evidence, Failure};
+use crate::framing::{Envelope, Id, ReplyBody, parse_envelope};
+use crate::protocol::{Family, Profile, Role, picoclaw_hook as pico, promptkit_server as server, wire};
+use crate::transport::{Phase, PluginProcess, ShutdownHow};
+
+use super::recorder::Recorder;
+use super::semantics::{Asked, Decision, judge};
+use super::session::{Called, Read, Session, check_envelope};
+use super::{CertifyError, CheckResult, Options};
+
+/// Requests sent together for ROBUST-CONCURRENT.
+const IN_FLIGHT: u64 = 4;
+/// Requests sent one after another for ROBUST-SEQUENTIAL.
+const SEQUENTIAL: usize = 100;
+
+/// Why the run could not go on.
+struct Stopped {
+    by: CheckId,
+    reason: String,
+    /// Whether the plugin was still running (so EXIT-ON-EOF can be judged).
+    alive: bool,
+}
+
+type Step = Result<(), Stopped>;
+
+pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<CheckResult>, CertifyError> {
+    let family = opts.family;
+    let mut not_in_profile = Vec::new();
+    if profile.line_limit(family).is_none() {
+        not_in_profile.push("FRAMING-LINE-SIZE");
+    }
+    let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
+    let process = PluginProcess::spawn(&opts.command, opts.deadlines).map_err(CertifyError::Spawn)?;
+    let mut session = Session::new(process, family, profile);
+    let mut run = Run { opts, profile, family, answered: 0 };
+    let outcome = run.steps(&mut session, &mut rec).await;
+    if session.replied_while_open {
+        rec.pass("FRAMING-FLUSHED", Evidence::default());
+    }
+    let alive = outcome.as_ref().err().is_none_or(|s| s.alive);
+    (opts.progress)(&format!("{profile}: closing stdin"));
+    let shutdown_deadline = opts.deadlines.shutdown;
+    let stderr = session.stderr();
+    let shutdown = session.shutdown().await;
+    if alive {
+        match shutdown.how {
+            ShutdownHow::ExitedByItself => rec.pass("LIFECYCLE-EXIT-ON-EOF", Evidence::default()),
+            how => {
+                let what = if how == ShutdownHow::Killed { "still running; it ignored SIGTERM and was SIGKILLed" } else { "still running; proctor sent SIGTERM" };
+                rec.fail(
+                    "LIFECYCLE-EXIT-ON-EOF",
+                    Failure::Timeout { phase: Phase::Shutdown, waited_ms: shutdown_deadline.as_millis() as u64, last_bytes: what.into() },
+                    Evidence::default().with_stderr(stderr.clone()),
+                );
+            }
+        }
+    }
+    match &shutdown.leftover {
+        None => rec.pass("LIFECYCLE-NO-LEFTOVER", Evidence::default()),
+        Some(l) => rec.fail("LIFECYCLE-NO-LEFTOVER", Failure::Leak { leftover: l.clone() }, Evidence::default().with_stderr(stderr)),
+    }
+    if let Err(stop) = outcome {
+        rec.block_rest(stop.by, &stop.reason);
+    }
+    Ok(rec.finish())
+}
+
+struct Run<'a> {
+    opts: &'a Options,
+    profile: Profile,
+    family: Family,
+    answered: usize,
+}
+
+/// A reply taken apart.
+struct Reply {
+    envelope: Envelope,
+    evidence: Evidence,
+}
+
+impl Run<'_> {
+    fn progress(&self, what: &str) {
+        (self.opts.progress)(&format!("{}: {what}", self.profile));
+    }
+
+    fn deadline(&self) -> Duration {
+        self.opts.deadlines.request
+    }
+
+    /// The methods probed in order, with their params.
+    fn methods(&self) -> Vec<(&'static str, Value)> {
+        match self.family {
+            Family::PicoclawHook => pico::methods(&self.opts.roles).into_iter().map(|m| (m, pico::params(self.profile, m, &Value::Null))).collect(),
+            _ => vec![(server::EXECUTE, server::params(&Value::Null))],
+        }
+    }
+
+    fn unknown_method(&self) -> &'static str {
+        if self.family == Family::PicoclawHook { "hook.proctor_unknown_stage" } else { "proctor_unknown_method" }
+    }
+
+    async fn steps(&mut self, s: &mut Session, rec: &mut Recorder) -> Step {
+        if self.family == Family::PicoclawHook {
+            self.handshake(s, rec).await?;
+        }
+        let mut first: Option<(&'static str, Value, Option<Decision>)> = None;
+        for (method, params) in self.methods() {
+            self.progress(method);
+            let reply = self.expect_reply(s, rec, method, params.clone(), "ROBUST-DEADLINE").await?;
+            let decision = self.judge(rec, method, &params, &reply);
+            first.get_or_insert((method, params, decision));
+        }
+        self.notification(s, rec).await?;
+        self.unknown_fields(s, rec, first.as_ref()).await?;
+        let (method, params) = first.as_ref().map_or((self.unknown_method(), json!({})), |(m, p, _)| (*m, p.clone()));
+        if self.family == Family::PicoclawHook {
+            self.concurrent(s, rec, method, &params).await?;
+        }
+        self.sequential(s, rec, method, &params).await?;
+        self.cases(s, rec).await
+    }
+
+    async fn handshake(&mut self, s: &mut Session, rec: &mut Recorder) -> Step {
+        self.progress("hook.hello handshake");
+        let params = pico::hello_params(&self.opts.roles);
+        let startup = self.opts.deadlines.startup;
+        let called = s.call(rec, pico::HELLO, params, startup).await;
+        let reply = self.replied(s, rec, called, "LIFECYCLE-HANDSHAKE", Phase::Startup).await?;
+        match &reply.envelope.body {
+            ReplyBody::Result(v) if v.is_object() => rec.pass("LIFECYCLE-HANDSHAKE", reply.evidence.clone()),
+            body => {
+                let actual = match body {
+                    ReplyBody::Result(v) => format!("result {v} (not an object)"),
+                    ReplyBody::Error(e) => format!("an error reply {e}"),
+                    _ => "no usable result".into(),
+                };
+                rec.fail("LIFECYCLE-HANDSHAKE", Failure::Mismatch { path: "$.result".into(), expected: "a result object such as {\"ok\": true}".into(), actual }, reply.evidence);
+                return Err(Stopped { by: "LIFECYCLE-HANDSHAKE", reason: "PicoClaw refuses a hook whose handshake fails".into(), alive: true });
+            }
+        }
+        Ok(())
+    }
+
+    /// Calls `method` and insists on a reply; anything else stops the run.
+    async fn expect_reply(&mut self, s: &mut Session, rec: &mut Recorder, method: &str, params: Value, check: CheckId) -> Result<Reply, Stopped> {
+        let called = s.call(rec, method, params, self.deadline()).await;
+        self.replied(s, rec, called, check, Phase::Request).await
+    }
+
+    /// Turns a call's end into a reply, or records why there was none.
+    async fn replied(&mut self, s: &mut Session, rec: &mut Recorder, called: Called, check: CheckId, phase: Phase) -> Result<Reply, Stopped> {
+        match called {
+            Called::Replied { envelope, raw, sent } => {
+                let evidence = s.evidence(&sent, &raw);
+                let sent_id = serde_json::from_slice::<Value>(&sent).ok().and_then(|v| v.get("id").cloned()).unwrap_or(Value::Null);
+                check_envelope(rec, &envelope, &sent_id, &evidence);
+                rec.pass("ROBUST-DEADLINE", evidence.clone());
+                self.answered += 1;
+                if self.answered >= 2 {
+                    rec.pass("LIFECYCLE-STAYS-ALIVE", evidence.clone());
+                }
+                Ok(Reply { envelope, evidence })
+            }
+            Called::NoReply { sent, partial, waited } => {
+                let waited_ms = waited.as_millis() as u64;
+                if let Some(msg) = s.diagnose_silence(rec).await {
+                    let evidence = s.evidence(&sent, &msg.raw);
+                    rec.fail("FRAMING-FLUSHED", Failure::Buffered { waited_ms, arrived_after_eof: String::from_utf8_lossy(&msg.raw).into_owned() }, evidence);
+                    return Err(Stopped { by: "FRAMING-FLUSHED", reason: "replies only arrive when stdin closes".into(), alive: false });
+                }
+                let evidence = s.evidence(&sent, &partial);
+                let failure = Failure::Timeout { phase, waited_ms, last_bytes: String::from_utf8_lossy(&partial).into_owned() };
+                rec.fail(check, failure.clone(), evidence.clone());
+                if check != "ROBUST-DEADLINE" {
+                    rec.fail("ROBUST-DEADLINE", failure, evidence);
+                }
+                Err(Stopped { by: check, reason: "a request went unanswered".into(), alive: false })
+            }
+            Called::Closed { sent, exit } => {
+                let stderr = s.stderr();
+                let evidence = s.evidence(&sent, b"");
+                let failure = match exit {
+                    Some(exit) => Failure::Crash { exit, stderr_tail: stderr },
+                    None => Failure::Unexpected { what: "the plugin closed stdout without exiting".into() },
+                };
+                if self.answered > 0 {
+                    rec.fail("LIFECYCLE-STAYS-ALIVE", failure.clone(), evidence.clone());
+                }
+                rec.fail(check, failure, evidence);
+                Err(Stopped { by: if self.answered > 0 { "LIFECYCLE-STAYS-ALIVE" } else { check }, reason: "the plugin is gone".into(), alive: false })
+            }
+            Called::WriteFailed { sent, error } => {
+                let evidence = s.evidence(&sent, b"");
+                rec.fail(check, Failure::Transport { error: error.to_string() }, evidence);
+                Err(Stopped { by: check, reason: "the plugin stopped reading its stdin".into(), alive: false })
+            }
+        }
+    }
+
+    /// Records the semantic checks of a reply; returns the runtime's decision.
+    fn judge(&self, rec: &mut Recorder, method: &str, params: &Value, reply: &Reply) -> Option<Decision> {
+        match (&reply.envelope.body, self.family) {
+            (ReplyBody::Result(result), _) => {
+                let role = mode_of(method);
+                let asked = Asked { family: self.family, role, method: Some(method), profile: self.profile, request: params };
+                let judged = judge(asked, result);
+                for f in judged.findings {
+                    rec.finding(f, &reply.evidence);
+                }
+                judged.decision
+            }
+            (ReplyBody::Error(e), Family::PicoclawHook) => {
+                let (check, fallback) = if method == pico::APPROVE_TOOL {
+                    ("PICOCLAW-APPROVE-BOOLEAN", Decision::Approved(false))
+                } else {
+                    ("PICOCLAW-ACTION", Decision::Action("continue".into()))
+                };
+                let what = if method == pico::APPROVE_TOOL { "PicoClaw denies the tool" } else { "PicoClaw skips the hook" };
+                rec.fail(check, Failure::Mismatch { path: "$".into(), expected: format!("a result for {method}"), actual: format!("an error reply {e} ({what})") }, reply.evidence.clone());
+                Some(fallback)
+            }
+            (ReplyBody::Error(_), _) => Some(Decision::Error),
+            _ => None,
+        }
+    }
+
+    async fn notification(&mut self, s: &mut Session, rec: &mut Recorder) -> Step {
+        if !rec.applies("JSONRPC-NOTIFICATION-SILENT") && !rec.applies("JSONRPC-UNKNOWN-METHOD") {
+            return Ok(());
+        }
+        let observes = self.opts.roles.contains(&Role::Observe);
+        let mut sent_note = Vec::new();
+        if observes {
+            let (method, params) = pico::notification(self.profile);
+            self.progress(&format!("{method} notification"));
+            let (bytes, result) = s.notify(method, params).await;
+            if let Err(error) = result {
+                rec.fail("JSONRPC-NOTIFICATION-SILENT", Failure::Transport { error: error.to_string() }, s.evidence(&bytes, b""));
+                return Err(Stopped { by: "JSONRPC-NOTIFICATION-SILENT", reason: "the plugin stopped reading its stdin".into(), alive: false });
+            }
+            sent_note = bytes;
+        } else {
+            rec.skip("JSONRPC-NOTIFICATION-SILENT", "the plugin does not claim the observe mode");
+        }
+        // The unknown-method request doubles as a fence: anything that comes
+        // back before its reply is an answer to the notification.
+        let method = self.unknown_method();
+        self.progress(&format!("unknown method {method}"));
+        let id = s.take_id();
+        let sent = s.request_bytes(id, method, json!({}));
+        let mut called = s.call_raw(rec, id, sent.clone(), self.deadline()).await;
+        loop {
+            match called {
+                Called::Replied { envelope, raw, sent: fence } if envelope.id.as_u64() != Some(id) && matches!(envelope.id, Id::Null | Id::Absent) && observes => {
+                    let mut both = sent_note.clone();
+                    both.extend_from_slice(&fence);
+                    rec.fail("JSONRPC-NOTIFICATION-SILENT", Failure::Unexpected { what: format!("a reply to the notification: {}", String::from_utf8_lossy(&raw)) }, s.evidence(&both, &raw));
+                    called = match s.read_message(rec, self.deadline(), &fence).await {
+                        Read::Message(m) => Called::Replied { envelope: parse_envelope(&m.value), raw: m.raw, sent: fence },
+                        Read::Timeout(partial) => Called::NoReply { sent: fence, partial, waited: self.deadline() },
+                        Read::Eof => Called::Closed { sent: fence, exit: None },
+                    };
+                }
+                Called::NoReply { sent, .. } => {
+                    rec.fail("JSONRPC-UNKNOWN-METHOD", Failure::Missing { what: format!("a request for the unknown method {method} (the runtime waits for its deadline)") }, s.evidence(&sent, b""));
+                    if observes {
+                        rec.pass("JSONRPC-NOTIFICATION-SILENT", s.evidence(&sent_note, b""));
+                    }
+                    return Ok(());
+                }
+                other => {
+                    let reply = self.replied(s, rec, other, "JSONRPC-UNKNOWN-METHOD", Phase::Request).await?;
+                    if observes {
+                        rec.pass("JSONRPC-NOTIFICATION-SILENT", reply.evidence.clone());
+                    }
+                    match &reply.envelope.body {
+                        ReplyBody::Error(_) => rec.pass("JSONRPC-UNKNOWN-METHOD", reply.evidence),
+                        body => rec.fail(
+                            "JSONRPC-UNKNOWN-METHOD",
+                            Failure::Mismatch { path: "$".into(), expected: "an error reply (code -32601)".into(), actual: format!("{}", body_name(body)) },
+                            reply.evidence,
+                        ),
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    async fn unknown_fields(&mut self, s: &mut Session, rec: &mut Recorder, first: Option<&(&'static str, Value, Option<Decision>)>) -> Step {
+        self.progress("a request with fields the plugin does not know");
+        let (method, params, expected) = match first {
+            Some((m, p, d)) => (*m, p.clone(), d.clone()),
+            None => (self.unknown_method(), json!({}), None),
+        };
+        let mut extended = params.clone();
+        if let Some(obj) = extended.as_object_mut() {
+            obj.insert("x_proctor_future".into(), json!({"added_in": "a later runtime"}));
+        }
+        let id = s.take_id();
+        let mut request = crate::protocol::jsonrpc::request(self.family, self.profile, id, method, extended.clone());
+        request["x_proctor_trace"] = json!("t-1");
+        let mut sent = wire::encode(&request, self.profile);
+        sent.push(b'\n');
+        let called = s.call_raw(rec, id, sent, self.deadline()).await;
+        let reply = self.replied(s, rec, called, "ROBUST-UNKNOWN-FIELDS", Phase::Request).await?;
+        let got = if first.is_some() {
+            let mut scratch = Recorder::new(self.family, &self.opts.roles, self.profile, &[]);
+            self.judge(&mut scratch, method, &extended, &reply)
+        } else {
+            None
+        };
+        let same = match first {
+            Some(_) => got == expected && matches!(reply.envelope.body, ReplyBody::Result(_)) == (expected.is_some() && !matches!(expected, Some(Decision::Error))),
+            None => matches!(reply.envelope.body, ReplyBody::Error(_)),
+        };
+        if same || (first.is_some() && got == expected) {
+            rec.pass("ROBUST-UNKNOWN-FIELDS", reply.evidence);
+        } else {
+            let show = |d: &Option<Decision>| d.as_ref().map_or(body_name(&reply.envelope.body).to_string(), |d| format!("`{d}`"));
+            rec.fail(
+                "ROBUST-UNKNOWN-FIELDS",
+                Failure::Mismatch { path: "$.params.x_proctor_future".into(), expected: format!("ignored (answer {} as without it)", show(&expected)), actual: show(&got) },
+                reply.evidence,
+            );
+        }
+        Ok(())
+    }
+
+    async fn concurrent(&mut self, s: &mut Session, rec: &mut Recorder, method: &str, params: &Value) -> Step {
+        self.progress(&format!("{IN_FLIGHT} requests in flight at once"));
+        let ids: Vec<u64> = (0..IN_FLIGHT).map(|_| s.take_id()).collect();
+        let mut sent = Vec::new();
+        for id in &ids {
+            sent.extend(s.request_bytes(*id, method, params.clone()));
+        }
+        if let Err(error) = s.write(&sent).await {
+            rec.fail("ROBUST-CONCURRENT", Failure::Transport { error: error.to_string() }, s.evidence(&sent, b""));
+            return Err(Stopped { by: "ROBUST-CONCURRENT", reason: "the plugin stopped reading its stdin".into(), alive: false });
+        }
+        let mut missing = ids.clone();
+        let mut received = Vec::new();
+        let until = tokio::time::Instant::now() + self.deadline();
+        while !missing.is_empty() {
+            let left = until.saturating_duration_since(tokio::time::Instant::now());
+            match s.read_message(rec, left, &sent).await {
+                Read::Message(m) => {
+                    received.extend_from_slice(&m.raw);
+                    received.push(b'\n');
+                    let envelope = parse_envelope(&m.value);
+                    if let Some(id) = envelope.id.as_u64() {
+                        missing.retain(|x| *x != id);
+                    }
+                }
+                Read::Timeout(_) | Read::Eof => break,
+            }
+        }
+        let evidence = s.evidence(&sent, &received);
+        if missing.is_empty() {
+            rec.pass("ROBUST-CONCURRENT", evidence);
+            self.answered += 1;
+            Ok(())
+        } else {
+            let list = missing.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+            rec.fail("ROBUST-CONCURRENT", Failure::Missing { what: format!("ids {list} of {IN_FLIGHT} requests sent together") }, evidence);
+            Err(Stopped { by: "ROBUST-CONCURRENT", reason: "replies to pipelined requests went missing; later replies cannot be matched".into(), alive: true })
+        }
+    }
+
+    async fn sequential(&mut self, s: &mut Session, rec: &mut Recorder, method: &str, params: &Value) -> Step {
+        self.progress(&format!("{SEQUENTIAL} sequential requests"));
+        for i in 1..=SEQUENTIAL {
+            let called = s.call(rec, method, params.clone(), self.deadline()).await;
+            if let Called::Replied { raw, sent, .. } = &called {
+                if i == SEQUENTIAL {
+                    rec.pass("ROBUST-SEQUENTIAL", s.evidence(sent, raw));
+                }
+                continue;
+            }
+            if let Called::NoReply { sent, .. } | Called::Closed { sent, .. } = &called {
+                rec.fail("ROBUST-SEQUENTIAL", Failure::Missing { what: format!("request {i} of {SEQUENTIAL}") }, s.evidence(sent, b""));
+            }
+            self.replied(s, rec, called, "ROBUST-SEQUENTIAL", Phase::Request).await?;
+        }
+        Ok(())
+    }
+
+    async fn cases(&mut self, s: &mut Session, rec: &mut Recorder) -> Step {
+        let Some(cases) = &self.opts.cases else {
+            rec.skip("CASE-DECISION", "no --cases file given");
+            return Ok(());
+        };
+        for case in &cases.cases {
+            self.progress(&format!("case `{}`", case.name));
+            let (method, params) = match self.family {
+                Family::PicoclawHook => {
+                    let method = case.method.clone().unwrap_or_else(|| pico::BEFORE_TOOL.to_string());
+                    let params = pico::params(self.profile, &method, &case.request);
+                    (method, params)
+                }
+                _ => (server::EXECUTE.to_string(), server::params(&case.request)),
+            };
+            let called = s.call(rec, &method, params.clone(), self.deadline()).await;
+            let (decision, evidence) = match called {
+                Called::Replied { envelope, raw, sent } => {
+                    let reply = Reply { envelope, evidence: s.evidence(&sent, &raw) };
+                    let mut scratch = Recorder::new(self.family, &self.opts.roles, self.profile, &[]);
+                    (self.judge(&mut scratch, &method, &params, &reply), reply.evidence)
+                }
+                other => {
+                    let reply = self.replied(s, rec, other, "CASE-DECISION", Phase::Request).await;
+                    (None, reply.map(|r| r.evidence).unwrap_or_default())
+                }
+            };
+            let outcome = case.expect.judge(decision.as_ref());
+            rec.case(&case.name, outcome, evidence);
+        }
+        Ok(())
+    }
+}
+
+fn mode_of(method: &str) -> Role {
+    match method {
+        pico::BEFORE_LLM | pico::AFTER_LLM => Role::Llm,
+        pico::BEFORE_TOOL | pico::AFTER_TOOL => Role::ToolMode,
+        pico::APPROVE_TOOL => Role::Approve,
+        _ => Role::Tool,
+    }
+}
+
+fn body_name(body: &ReplyBody) -> String {
+    match body {
+        ReplyBody::Result(v) => format!("a result {v}"),
+        ReplyBody::Error(e) => format!("an error {e}"),
+        ReplyBody::Both => "both result and error".into(),
+        ReplyBody::Neither => "neither result nor error".into(),
+    }
+}

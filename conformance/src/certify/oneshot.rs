@@ -1,0 +1,325 @@
+//! Certifying one-shot plugins (PromptKit exec, runok extensions): one
+//! process per request; write, close stdin, read to EOF, wait for the exit.
+
+use serde_json::{Value, json};
+
+use crate::check::{Evidence, Failure};
+use crate::framing::{Document, ReplyBody, parse_envelope, read_document};
+use crate::protocol::{Family, Profile, Role, promptkit_exec, runok_extension, wire};
+use crate::transport::{Collected, PluginProcess, Phase, Shutdown, ShutdownHow};
+
+use super::cases::Case;
+use super::recorder::Recorder;
+use super::semantics::{Asked, Decision, judge};
+use super::session::check_envelope;
+use super::{CertifyError, Options};
+
+/// Most stdout proctor keeps from a one-shot plugin.
+const STDOUT_CAP: usize = 16 * 1024 * 1024;
+
+/// One request to send: the documented form and the phase it belongs to.
+struct Probe {
+    phase: Option<String>,
+    documented: Value,
+}
+
+/// One spawn-write-read-exit round trip.
+struct Exchange {
+    sent: Vec<u8>,
+    collected: Collected,
+    shutdown: Shutdown,
+    stderr: String,
+    write_error: Option<String>,
+    /// How long proctor waited for the answer.
+    waited: std::time::Duration,
+    /// How long it then waited for the exit.
+    shutdown_deadline: std::time::Duration,
+}
+
+impl Exchange {
+    fn evidence(&self) -> Evidence {
+        let mut received = self.collected.bytes.clone();
+        if self.collected.dropped > 0 {
+            received.extend_from_slice(format!("[… {} more bytes dropped]", self.collected.dropped).as_bytes());
+        }
+        Evidence::exchange(&self.sent, &received).with_stderr(self.stderr.clone())
+    }
+
+    /// Whether the plugin answered (or, for an eval hook, finished) in time.
+    fn finished(&self) -> bool {
+        self.collected.answered_after.is_some() || self.collected.exit.is_some()
+    }
+}
+
+pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::CheckResult>, CertifyError> {
+    let family = opts.family;
+    let role = opts.roles.first().copied().unwrap_or(Role::Guard);
+    let mut not_in_profile = Vec::new();
+    if role == Role::SessionHook && !profile.promptkit_reads_session_hook_stdout() {
+        not_in_profile.push("HOOK-OBSERVE-ACK");
+    }
+    let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
+    let probes = probes(family, role);
+    let mut first: Option<(Probe, Option<Decision>, bool)> = None;
+    for probe in probes {
+        (opts.progress)(&format!("{profile}: {}", label(&probe)));
+        let bytes = render(family, role, profile, &probe, profile.oneshot_trailing_newline());
+        let ex = exchange(opts, bytes).await?;
+        let (decision, readable) = judge_exchange(&mut rec, family, role, profile, &probe, &ex);
+        if first.is_none() {
+            first = Some((probe, decision, readable));
+        }
+    }
+    let Some((probe, decision, readable)) = first else { return Ok(rec.finish()) };
+    if !readable {
+        // Comparing unreadable answers proves nothing; say so instead.
+        let blocker = rec.first_failure().unwrap_or("FRAMING-SINGLE-DOCUMENT");
+        rec.block_rest(blocker, "the runtime could not read the plugin's first answer");
+        return Ok(rec.finish());
+    }
+
+    if rec.applies("LIFECYCLE-READS-TO-EOF") {
+        (opts.progress)(&format!("{profile}: the same request with the other line ending"));
+        let newline = !profile.oneshot_trailing_newline();
+        let ex = exchange(opts, render(family, role, profile, &probe, newline)).await?;
+        let (other, other_readable) = outcome_of(family, role, profile, &probe, &ex);
+        let describe = |nl: bool| if nl { "with a trailing newline" } else { "without a trailing newline" };
+        if (other_readable, &other) == (readable, &decision) {
+            rec.pass("LIFECYCLE-READS-TO-EOF", ex.evidence());
+        } else {
+            let show = |r: bool, d: &Option<Decision>| if r { d.as_ref().map_or("an answer".into(), |d| format!("`{d}`")) } else { "no readable answer".to_string() };
+            rec.fail(
+                "LIFECYCLE-READS-TO-EOF",
+                Failure::Mismatch {
+                    path: "$".into(),
+                    expected: format!("the same answer as {} ({})", describe(!newline), show(readable, &decision)),
+                    actual: format!("{} {}", show(other_readable, &other), describe(newline)),
+                },
+                ex.evidence(),
+            );
+        }
+    }
+
+    if rec.applies("ROBUST-UNKNOWN-FIELDS") {
+        (opts.progress)(&format!("{profile}: a request with fields the plugin does not know"));
+        let extended = Probe { phase: probe.phase.clone(), documented: with_unknown_fields(family, role, &probe.documented) };
+        let ex = exchange(opts, render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
+        let (got, got_readable) = outcome_of(family, role, profile, &extended, &ex);
+        if (got_readable, &got) == (readable, &decision) {
+            rec.pass("ROBUST-UNKNOWN-FIELDS", ex.evidence());
+        } else {
+            let shown = |d: &Option<Decision>| d.as_ref().map_or("no decision".to_string(), |d| d.to_string());
+            rec.fail(
+                "ROBUST-UNKNOWN-FIELDS",
+                Failure::Mismatch { path: "$.x_proctor_future".into(), expected: format!("ignored (answer `{}` as without it)", shown(&decision)), actual: format!("answer `{}`", shown(&got)) },
+                ex.evidence(),
+            );
+        }
+    }
+
+    run_cases(opts, &mut rec, family, role, profile).await?;
+    Ok(rec.finish())
+}
+
+async fn run_cases(opts: &Options, rec: &mut Recorder, family: Family, role: Role, profile: Profile) -> Result<(), CertifyError> {
+    let Some(cases) = &opts.cases else {
+        rec.skip("CASE-DECISION", "no --cases file given");
+        return Ok(());
+    };
+    for case in &cases.cases {
+        (opts.progress)(&format!("{profile}: case `{}`", case.name));
+        let probe = case_probe(family, role, case);
+        let ex = exchange(opts, render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
+        let (decision, _) = outcome_of(family, role, profile, &probe, &ex);
+        let outcome = case.expect.judge(decision.as_ref());
+        rec.case(&case.name, outcome, ex.evidence());
+    }
+    Ok(())
+}
+
+fn case_probe(family: Family, role: Role, case: &Case) -> Probe {
+    let documented = match family {
+        Family::RunokExtension => runok_request(&case.request),
+        _ => promptkit_exec::documented(role, case.phase.as_deref(), &hook_fields(role, &case.request)),
+    };
+    Probe { phase: case.phase.clone(), documented }
+}
+
+/// Case `request` fields for hooks name the inner object's members; wrap them.
+fn hook_fields(role: Role, request: &Value) -> Value {
+    match role {
+        Role::ProviderHook | Role::ToolHook if request.get("request").is_none() && request.get("response").is_none() => json!({"request": request}),
+        Role::SessionHook if request.get("event").is_none() => json!({"event": request}),
+        _ => request.clone(),
+    }
+}
+
+fn runok_request(fields: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": runok_extension::VALIDATE_COMMAND, "params": runok_extension::params(fields)})
+}
+
+fn probes(family: Family, role: Role) -> Vec<Probe> {
+    if family == Family::RunokExtension {
+        return vec![Probe { phase: None, documented: runok_request(&Value::Null) }];
+    }
+    let phases = promptkit_exec::phases(role);
+    if phases.is_empty() {
+        return vec![Probe { phase: None, documented: promptkit_exec::documented(role, None, &Value::Null) }];
+    }
+    phases
+        .iter()
+        .map(|p| Probe { phase: Some(p.to_string()), documented: promptkit_exec::documented(role, Some(p), &Value::Null) })
+        .collect()
+}
+
+fn label(probe: &Probe) -> String {
+    probe.phase.as_ref().map_or("probe request".to_string(), |p| format!("{p} probe"))
+}
+
+fn render(family: Family, role: Role, profile: Profile, probe: &Probe, newline: bool) -> Vec<u8> {
+    let wire_value = match family {
+        Family::RunokExtension => probe.documented.clone(),
+        _ => promptkit_exec::render(role, &probe.documented, profile),
+    };
+    let mut bytes = wire::encode(&wire_value, profile);
+    if newline {
+        bytes.push(b'\n');
+    }
+    bytes
+}
+
+/// Adds a field no runtime sends today, at the top level and (for hooks)
+/// inside the payload object.
+fn with_unknown_fields(family: Family, role: Role, documented: &Value) -> Value {
+    let mut v = documented.clone();
+    let future = json!({"added_in": "a later runtime"});
+    if let Some(obj) = v.as_object_mut() {
+        obj.insert("x_proctor_future".into(), future.clone());
+    }
+    let inner = match (family, role) {
+        (Family::RunokExtension, _) => Some("params"),
+        (_, Role::ProviderHook | Role::ToolHook) => Some("request"),
+        (_, Role::SessionHook) => Some("event"),
+        (_, Role::Eval) => Some("context"),
+        _ => None,
+    };
+    if let Some(obj) = inner.and_then(|k| v.get_mut(k)).and_then(Value::as_object_mut) {
+        obj.insert("x_proctor_future".into(), future);
+    }
+    v
+}
+
+/// Whether `bytes` already hold one complete JSON value.
+fn complete(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim_start_matches('\u{feff}');
+    matches!(serde_json::Deserializer::from_str(text).into_iter::<Value>().next(), Some(Ok(_)))
+}
+
+async fn exchange(opts: &Options, sent: Vec<u8>) -> Result<Exchange, CertifyError> {
+    let deadlines = opts.deadlines;
+    let mut process = PluginProcess::spawn(&opts.command, deadlines).map_err(CertifyError::Spawn)?;
+    let write_error = process.write(&sent, deadlines.request).await.err().map(|e| e.to_string());
+    process.close_stdin();
+    let start = std::time::Instant::now();
+    let collected = process.collect_answer(deadlines.request, STDOUT_CAP, complete).await;
+    let waited = start.elapsed();
+    let stderr = process.stderr().text();
+    let shutdown = process.shutdown().await;
+    Ok(Exchange { sent, collected, shutdown, stderr, write_error, waited, shutdown_deadline: deadlines.shutdown })
+}
+
+/// The decision the runtime would take, and whether the answer was readable.
+/// An unreadable answer gets the runtime's fallback decision.
+fn outcome_of(family: Family, role: Role, profile: Profile, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
+    let mut scratch = Recorder::new(family, &[role], profile, &[]);
+    judge_exchange(&mut scratch, family, role, profile, probe, ex)
+}
+
+/// Records everything one exchange decides; returns the decision and
+/// whether the answer was readable by the runtime.
+fn judge_exchange(rec: &mut Recorder, family: Family, role: Role, profile: Profile, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
+    let evidence = ex.evidence();
+    let c = &ex.collected;
+    if !ex.finished() {
+        let mut last = c.bytes.clone();
+        if let Some(e) = &ex.write_error {
+            last = format!("(stdin: {e}) ").into_bytes().into_iter().chain(last).collect();
+        }
+        let waited_ms = ex.waited.as_millis() as u64;
+        rec.fail("ROBUST-DEADLINE", Failure::Timeout { phase: Phase::Request, waited_ms, last_bytes: String::from_utf8_lossy(&last).into_owned() }, evidence.clone());
+        return (fallback(family, role), false);
+    }
+    rec.pass("ROBUST-DEADLINE", evidence.clone());
+
+    match (c.answered_after.is_some() || c.exit.is_some(), c.exit, ex.shutdown.how) {
+        (_, Some(_), _) => rec.pass("LIFECYCLE-EXIT-ON-EOF", evidence.clone()),
+        (_, None, how) => {
+            let how = match how {
+                ShutdownHow::Killed => "it ignored SIGTERM and was killed",
+                _ => "proctor had to terminate it",
+            };
+            rec.fail(
+                "LIFECYCLE-EXIT-ON-EOF",
+                Failure::Timeout { phase: Phase::Shutdown, waited_ms: ex.shutdown_deadline.as_millis() as u64, last_bytes: format!("answered but did not exit; {how}") },
+                evidence.clone(),
+            );
+        }
+    }
+    match &ex.shutdown.leftover {
+        None => rec.pass("LIFECYCLE-NO-LEFTOVER", evidence.clone()),
+        Some(leftover) => rec.fail("LIFECYCLE-NO-LEFTOVER", Failure::Leak { leftover: leftover.clone() }, evidence.clone()),
+    }
+
+    let exit = c.exit.unwrap_or(ex.shutdown.exit);
+    if role == Role::EvalHook {
+        // PromptKit discards an eval hook's stdout; only its exit matters.
+        if exit.success() {
+            rec.pass("LIFECYCLE-EXIT-ZERO", evidence.clone());
+        } else {
+            rec.fail("LIFECYCLE-EXIT-ZERO", Failure::Crash { exit, stderr_tail: ex.stderr.clone() }, evidence.clone());
+        }
+        return (None, exit.success());
+    }
+
+    let doc: Document = read_document(&c.bytes);
+    super::observe::document(rec, &doc, &evidence);
+    let readable = doc.is_clean() && doc.value.is_some();
+    if readable && exit.success() {
+        rec.pass("LIFECYCLE-EXIT-ZERO", evidence.clone());
+    } else if !exit.success() && family == Family::PromptkitExec {
+        rec.fail("LIFECYCLE-EXIT-ZERO", Failure::Crash { exit, stderr_tail: ex.stderr.clone() }, evidence.clone());
+    }
+    // PromptKit ignores stdout when the exit status is not 0; runok ignores the status.
+    let usable = readable && (exit.success() || family == Family::RunokExtension);
+    let Some(value) = doc.value.filter(|_| usable) else { return (fallback(family, role), false) };
+
+    let answer = if family == Family::RunokExtension {
+        let envelope = parse_envelope(&value);
+        check_envelope(rec, &envelope, &json!(1), &evidence);
+        match envelope.body {
+            ReplyBody::Result(result) => result,
+            _ => return (fallback(family, role), true), // runok: an error reply means ask
+        }
+    } else {
+        value
+    };
+    let asked = Asked { family, role, method: probe.phase.as_deref(), profile, request: &probe.documented };
+    let judged = judge(asked, &answer);
+    for finding in judged.findings {
+        rec.finding(finding, &evidence);
+    }
+    (judged.decision.or_else(|| fallback(family, role)), true)
+}
+
+/// What the runtime decides when it cannot read an answer (runtime docs and
+/// research notes: filter hooks fail closed, runok asks, evals score 0).
+fn fallback(family: Family, role: Role) -> Option<Decision> {
+    match (family, role) {
+        (Family::RunokExtension, _) => Some(Decision::Status("ask".into())),
+        (_, Role::ProviderHook | Role::ToolHook) => Some(Decision::Deny),
+        (_, Role::Tool) => Some(Decision::Error),
+        (_, Role::Eval) => Some(Decision::Score(0.0)),
+        _ => None,
+    }
+}

@@ -1,0 +1,198 @@
+//! Collects outcomes while a family's probes run, and guarantees that every
+//! applicable check ends up with exactly one result: a check nobody decided
+//! is reported failed-untestable, naming the failure that stopped the run.
+
+use crate::check::{CATALOGUE, CheckDef, CheckId, Evidence, Failure, Outcome, lookup};
+use crate::protocol::{Family, Profile, Role};
+
+use super::report::CheckResult;
+use super::semantics::Finding;
+
+/// Checks that only apply when an answer used a capability, and the skip
+/// reason when none did. Add a `--cases` entry to exercise them.
+const CAPABILITIES: &[(CheckId, &str)] = &[
+    ("HOOK-DENY-REASON", "no answer was a denial (add a case that expects one)"),
+    ("TOOL-PENDING-SHAPE", "no answer was pending (add a case that expects one)"),
+    ("PICOCLAW-MODIFY-PAYLOAD", "no answer used modify"),
+    ("PICOCLAW-RESPOND-RESULT", "no answer used respond"),
+    ("JSONRPC-ERROR-SHAPE", "no answer was a JSON-RPC error"),
+];
+
+struct Entry {
+    id: CheckId,
+    case: Option<String>,
+    outcome: Outcome,
+    evidence: Evidence,
+}
+
+/// Outcomes of one profile's run.
+pub(crate) struct Recorder {
+    profile: Profile,
+    applicable: Vec<&'static CheckDef>,
+    entries: Vec<Entry>,
+    blocker: Option<CheckId>,
+}
+
+impl Recorder {
+    /// A recorder for the checks that apply to `family` / `roles` under
+    /// `profile`, minus `not_in_profile` (checks the profile's runtime has no
+    /// notion of).
+    pub(crate) fn new(family: Family, roles: &[Role], profile: Profile, not_in_profile: &[CheckId]) -> Self {
+        let applicable = CATALOGUE
+            .iter()
+            .filter(|c| c.applies(family, roles) && !not_in_profile.contains(&c.id))
+            .collect();
+        Recorder { profile, applicable, entries: Vec::new(), blocker: None }
+    }
+
+    pub(crate) fn applies(&self, id: CheckId) -> bool {
+        self.applicable.iter().any(|c| c.id == id)
+    }
+
+    fn entry(&mut self, id: CheckId) -> Option<&mut Entry> {
+        self.entries.iter_mut().find(|e| e.id == id && e.case.is_none())
+    }
+
+    fn set(&mut self, id: CheckId, outcome: Outcome, evidence: Evidence) {
+        if !self.applies(id) {
+            return;
+        }
+        match self.entry(id) {
+            Some(e) if e.outcome.is_failure() => {}
+            Some(e) if matches!(outcome, Outcome::Pass) => {
+                if e.evidence.is_empty() {
+                    e.evidence = evidence;
+                }
+            }
+            Some(e) => {
+                e.outcome = outcome;
+                e.evidence = evidence;
+            }
+            None => self.entries.push(Entry { id, case: None, outcome, evidence }),
+        }
+    }
+
+    /// The check held on this observation (a later failure still wins).
+    pub(crate) fn pass(&mut self, id: CheckId, evidence: Evidence) {
+        self.set(id, Outcome::Pass, evidence);
+    }
+
+    /// The check failed (the first failure is kept).
+    pub(crate) fn fail(&mut self, id: CheckId, failure: Failure, evidence: Evidence) {
+        if self.applies(id) && self.blocker.is_none() {
+            self.blocker = Some(id);
+        }
+        self.set(id, Outcome::fail(failure), evidence);
+    }
+
+    /// The check does not apply to what the plugin claims.
+    pub(crate) fn skip(&mut self, id: CheckId, reason: impl Into<String>) {
+        if self.entry(id).is_none() {
+            self.set(id, Outcome::Skip { reason: reason.into() }, Evidence::default());
+        }
+    }
+
+    /// Records a semantic finding.
+    pub(crate) fn finding(&mut self, finding: Finding, evidence: &Evidence) {
+        match finding.result {
+            Ok(()) => self.pass(finding.check, evidence.clone()),
+            Err(failure) => self.fail(finding.check, failure, evidence.clone()),
+        }
+    }
+
+    /// Whether a check already has a result.
+    pub(crate) fn decided(&self, id: CheckId) -> bool {
+        self.entries.iter().any(|e| e.id == id && e.case.is_none())
+    }
+
+    /// The first check that failed in this run, if any.
+    pub(crate) fn first_failure(&self) -> Option<CheckId> {
+        self.blocker
+    }
+
+    /// Records the result of one `--cases` case.
+    pub(crate) fn case(&mut self, name: &str, outcome: Outcome, evidence: Evidence) {
+        if outcome.is_failure() && self.blocker.is_none() {
+            self.blocker = Some("CASE-DECISION");
+        }
+        self.entries.push(Entry { id: "CASE-DECISION", case: Some(name.to_string()), outcome, evidence });
+    }
+
+    /// Marks every undecided check untestable because of `blocked_by`.
+    pub(crate) fn block_rest(&mut self, blocked_by: CheckId, reason: &str) {
+        let undecided: Vec<CheckId> = self.applicable.iter().map(|c| c.id).filter(|id| !self.decided(id)).collect();
+        for id in undecided {
+            if id == "CASE-DECISION" && self.entries.iter().any(|e| e.id == id) {
+                continue;
+            }
+            self.set(id, Outcome::Untestable { blocked_by: Some(blocked_by), reason: reason.to_string() }, Evidence::default());
+        }
+    }
+
+    /// The results, in catalogue order. A check that needs a capability the
+    /// plugin never used (a denial, `modify`, `pending` …) is skipped; any
+    /// other undecided check is untestable.
+    pub(crate) fn finish(mut self) -> Vec<CheckResult> {
+        let blocker = self.blocker;
+        for def in self.applicable.clone() {
+            if let Some((_, reason)) = CAPABILITIES.iter().find(|(id, _)| *id == def.id) {
+                self.skip(def.id, *reason);
+            }
+            if !self.entries.iter().any(|e| e.id == def.id) {
+                let reason = "the run ended before this check was reached".to_string();
+                self.entries.push(Entry { id: def.id, case: None, outcome: Outcome::Untestable { blocked_by: blocker, reason }, evidence: Evidence::default() });
+            }
+        }
+        let order = |id: CheckId| CATALOGUE.iter().position(|c| c.id == id).unwrap_or(usize::MAX);
+        self.entries.sort_by_key(|e| order(e.id));
+        let profile = self.profile.name().to_string();
+        self.entries
+            .into_iter()
+            .filter_map(|e| {
+                let def = lookup(e.id)?;
+                let status = e.outcome.status(def.level);
+                let message = match (&e.outcome, &e.case) {
+                    (Outcome::Pass, None) => def.summary.to_string(),
+                    (outcome, Some(case)) => format!("case `{case}`: {}", outcome.describe()),
+                    (outcome, None) => outcome.describe(),
+                };
+                let hint = (!matches!(e.outcome, Outcome::Pass | Outcome::Skip { .. })).then_some(def.hint);
+                Some(CheckResult {
+                    id: def.id,
+                    level: def.level,
+                    status,
+                    spec: def.spec,
+                    message,
+                    profile: profile.clone(),
+                    group: def.group,
+                    case: e.case,
+                    hint,
+                    detail: e.outcome,
+                    evidence: e.evidence,
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Status;
+
+    #[test]
+    fn failure_wins_and_undecided_becomes_untestable() {
+        let mut rec = Recorder::new(Family::RunokExtension, &[Role::Guard], Profile::Runok031, &[]);
+        rec.pass("RUNOK-STATUS", Evidence::default());
+        rec.fail("RUNOK-STATUS", Failure::Unexpected { what: "x".into() }, Evidence::default());
+        rec.pass("RUNOK-STATUS", Evidence::default());
+        rec.pass("TOOL-RESPONSE-SHAPE", Evidence::default()); // not applicable: ignored
+        let results = rec.finish();
+        let status = results.iter().find(|r| r.id == "RUNOK-STATUS").unwrap();
+        assert_eq!(status.status, Status::Fail);
+        assert!(results.iter().all(|r| r.id != "TOOL-RESPONSE-SHAPE"));
+        let other = results.iter().find(|r| r.id == "FRAMING-UTF8").unwrap();
+        assert_eq!(other.status, Status::Fail);
+        assert!(matches!(other.detail, Outcome::Untestable { blocked_by: Some("RUNOK-STATUS"), .. }));
+    }
+}

@@ -1,0 +1,127 @@
+//! PromptKit exec answers: tools, evals, filter and observe hooks.
+
+use serde_json::Value;
+
+use super::{Asked, Decision, Finding, Judged, describe};
+use crate::protocol::Role;
+
+pub(super) fn judge(asked: Asked<'_>, answer: &Value) -> Judged {
+    match asked.role {
+        Role::Tool => tool(answer),
+        Role::Eval => eval(answer),
+        Role::ProviderHook | Role::ToolHook => filter(answer),
+        Role::SessionHook => observe(answer),
+        _ => Judged::default(),
+    }
+}
+
+fn tool(answer: &Value) -> Judged {
+    let keys: Vec<&str> =
+        ["result", "error", "pending"].into_iter().filter(|k| answer.get(*k).is_some()).collect();
+    let mut findings = Vec::new();
+    let decision = match keys.as_slice() {
+        ["result"] => Some(Decision::Result),
+        ["error"] => Some(Decision::Error),
+        ["pending"] => Some(Decision::Pending),
+        _ => None,
+    };
+    let shape_ok = decision.is_some() && answer.get("error").is_none_or(Value::is_string);
+    findings.push(Finding::check("TOOL-RESPONSE-SHAPE", shape_ok, "$", "exactly one of result, error (a string), pending", || {
+        if keys.is_empty() {
+            format!("none of them: {}", describe(Some(answer)))
+        } else if keys.len() > 1 {
+            format!("{} together", keys.join(" and "))
+        } else {
+            format!("error as {}", describe(answer.get("error")))
+        }
+    }));
+    if let Some(pending) = answer.get("pending") {
+        let reason = pending.get("reason");
+        let message = pending.get("message");
+        let ok = reason.is_some_and(Value::is_string) && message.is_some_and(Value::is_string);
+        findings.push(Finding::check("TOOL-PENDING-SHAPE", ok, "$.pending", "string reason and string message", || {
+            format!("reason {}, message {}", describe(reason), describe(message))
+        }));
+    }
+    Judged { decision, findings }
+}
+
+fn eval(answer: &Value) -> Judged {
+    let score = answer.get("score");
+    let value = score.and_then(Value::as_f64).filter(|_| score.is_some_and(Value::is_number));
+    let ok = value.is_some_and(|s| (0.0..=1.0).contains(&s));
+    let finding = Finding::check("EVAL-SCORE", ok, "$.score", "a number between 0 and 1", || describe(score));
+    // PromptKit reads a missing or mistyped score as 0.
+    Judged { decision: Some(Decision::Score(value.unwrap_or(0.0))), findings: vec![finding] }
+}
+
+fn filter(answer: &Value) -> Judged {
+    let allow = answer.get("allow");
+    let mut findings = vec![Finding::check("HOOK-ALLOW-BOOLEAN", allow.is_some_and(Value::is_boolean), "$.allow", "true or false", || {
+        format!("{} (PromptKit denies)", describe(allow))
+    })];
+    // PromptKit: anything but allow: true is a denial (runtime/hooks/exec_hooks.go execFilter).
+    let decision = if allow == Some(&Value::Bool(true)) {
+        Decision::Allow
+    } else if answer.get("enforced") == Some(&Value::Bool(true)) {
+        Decision::Enforced
+    } else {
+        Decision::Deny
+    };
+    if decision != Decision::Allow && allow.is_some_and(Value::is_boolean) {
+        let reason = answer.get("reason");
+        let ok = reason.and_then(Value::as_str).is_some_and(|r| !r.trim().is_empty());
+        findings.push(Finding::check("HOOK-DENY-REASON", ok, "$.reason", "a non-empty string", || describe(reason)));
+    }
+    Judged { decision: Some(decision), findings }
+}
+
+fn observe(answer: &Value) -> Judged {
+    let ack = answer.get("ack");
+    let ok = ack == Some(&Value::Bool(true));
+    Judged {
+        decision: ok.then_some(Decision::Ack),
+        findings: vec![Finding::check("HOOK-OBSERVE-ACK", ok, "$.ack", "true", || describe(ack))],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn ok(j: &Judged, id: &str) -> bool {
+        j.findings.iter().find(|f| f.check == id).unwrap().result.is_ok()
+    }
+
+    #[test]
+    fn tool_shapes() {
+        assert!(ok(&tool(&json!({"result": {"t": 1}})), "TOOL-RESPONSE-SHAPE"));
+        assert!(!ok(&tool(&json!({})), "TOOL-RESPONSE-SHAPE"));
+        assert!(!ok(&tool(&json!({"result": 1, "error": "x"})), "TOOL-RESPONSE-SHAPE"));
+        assert!(!ok(&tool(&json!({"error": {"code": 1}})), "TOOL-RESPONSE-SHAPE"));
+        let pending = tool(&json!({"pending": {"message": "m"}}));
+        assert_eq!(pending.decision, Some(Decision::Pending));
+        assert!(!ok(&pending, "TOOL-PENDING-SHAPE"));
+    }
+
+    #[test]
+    fn eval_scores() {
+        assert!(ok(&eval(&json!({"score": 0.85})), "EVAL-SCORE"));
+        assert!(!ok(&eval(&json!({"score": 1.7})), "EVAL-SCORE"));
+        assert!(!ok(&eval(&json!({"score": "0.9"})), "EVAL-SCORE"));
+        assert_eq!(eval(&json!({})).decision, Some(Decision::Score(0.0)));
+    }
+
+    #[test]
+    fn filter_hooks_deny_unless_allow_true() {
+        assert_eq!(filter(&json!({"allow": true})).decision, Some(Decision::Allow));
+        let ack = filter(&json!({"ack": true}));
+        assert_eq!(ack.decision, Some(Decision::Deny));
+        assert!(!ok(&ack, "HOOK-ALLOW-BOOLEAN"));
+        assert!(!ok(&filter(&json!({"allow": false})), "HOOK-DENY-REASON"));
+        assert!(ok(&filter(&json!({"allow": false, "reason": "pii"})), "HOOK-DENY-REASON"));
+        assert_eq!(filter(&json!({"allow": false, "enforced": true, "reason": "r"})).decision, Some(Decision::Enforced));
+    }
+}

@@ -1,0 +1,258 @@
+//! A long-lived JSON-RPC session with a plugin: send requests, read what
+//! comes back line by line, and record every framing observation on the way.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use crate::check::{Evidence, Failure};
+use crate::framing::{Envelope, Id, ReplyBody, Violation, error_object_problem, excerpt, parse_envelope, read_line};
+use crate::protocol::{Family, Profile, jsonrpc, wire};
+use crate::transport::{ExitOutcome, PluginProcess, ReadEvent, Shutdown, WriteError};
+
+use super::observe;
+use super::recorder::Recorder;
+
+/// How many lines proctor will join trying to recover a pretty-printed message.
+const MAX_JOINED_LINES: usize = 256;
+
+/// A message the plugin wrote.
+#[derive(Debug, Clone)]
+pub(crate) struct Incoming {
+    pub value: Value,
+    pub raw: Vec<u8>,
+}
+
+/// How a call ended.
+#[derive(Debug)]
+pub(crate) enum Called {
+    /// A reply arrived (its id may be wrong; see the envelope).
+    Replied { envelope: Envelope, raw: Vec<u8>, sent: Vec<u8> },
+    /// No reply before the deadline; the plugin is still running.
+    NoReply { sent: Vec<u8>, partial: Vec<u8>, waited: Duration },
+    /// stdout closed (the plugin exited or closed it) before a reply.
+    Closed { sent: Vec<u8>, exit: Option<ExitOutcome> },
+    /// The request could not be written.
+    WriteFailed { sent: Vec<u8>, error: WriteError },
+}
+
+pub(crate) struct Session {
+    pub process: PluginProcess,
+    family: Family,
+    profile: Profile,
+    next_id: u64,
+    abandoned: Vec<u64>,
+    /// Whether any reply arrived while stdin was open.
+    pub replied_while_open: bool,
+}
+
+impl Session {
+    pub(crate) fn new(process: PluginProcess, family: Family, profile: Profile) -> Self {
+        Session { process, family, profile, next_id: 1, abandoned: Vec::new(), replied_while_open: false }
+    }
+
+    pub(crate) fn stderr(&self) -> String {
+        self.process.stderr().text()
+    }
+
+    /// Evidence for an exchange, with the stderr tail.
+    pub(crate) fn evidence(&self, sent: &[u8], received: &[u8]) -> Evidence {
+        Evidence::exchange(sent, received).with_stderr(self.stderr())
+    }
+
+    /// The next request id (PicoClaw and PromptKit count from 1).
+    pub(crate) fn take_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// The request bytes for `method`, as the profile's runtime writes them.
+    pub(crate) fn request_bytes(&self, id: u64, method: &str, params: Value) -> Vec<u8> {
+        line(wire::encode(&jsonrpc::request(self.family, self.profile, id, method, params), self.profile))
+    }
+
+    /// Writes raw bytes to the plugin.
+    pub(crate) async fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        let timeout = self.process.deadlines().request;
+        self.process.write(bytes, timeout).await
+    }
+
+    /// Sends a notification (no id).
+    pub(crate) async fn notify(&mut self, method: &str, params: Value) -> (Vec<u8>, Result<(), WriteError>) {
+        let bytes = line(wire::encode(&jsonrpc::notification(method, params), self.profile));
+        let result = self.write(&bytes).await;
+        (bytes, result)
+    }
+
+    /// Sends a request and waits `timeout` for its reply.
+    pub(crate) async fn call(&mut self, rec: &mut Recorder, method: &str, params: Value, timeout: Duration) -> Called {
+        let id = self.take_id();
+        let sent = self.request_bytes(id, method, params);
+        self.call_raw(rec, id, sent, timeout).await
+    }
+
+    /// Sends prepared request bytes carrying `id` and waits for the reply.
+    pub(crate) async fn call_raw(&mut self, rec: &mut Recorder, id: u64, sent: Vec<u8>, timeout: Duration) -> Called {
+        if let Err(error) = self.write(&sent).await {
+            return Called::WriteFailed { sent, error };
+        }
+        let start = Instant::now();
+        loop {
+            let left = timeout.saturating_sub(start.elapsed());
+            match self.read_message(rec, left, &sent).await {
+                Read::Message(msg) => {
+                    let envelope = parse_envelope(&msg.value);
+                    if envelope.method.is_some() {
+                        continue; // plugin-initiated request or notification: not a reply
+                    }
+                    if envelope.id.as_u64().is_some_and(|late| late != id && self.abandoned.contains(&late)) {
+                        continue; // a late reply to a call that already timed out
+                    }
+                    self.replied_while_open = true;
+                    return Called::Replied { envelope, raw: msg.raw, sent };
+                }
+                Read::Timeout(partial) => {
+                    self.abandoned.push(id);
+                    return Called::NoReply { sent, partial, waited: start.elapsed() };
+                }
+                Read::Eof => {
+                    let exit = self.process.wait_exit(Duration::from_millis(500)).await;
+                    return Called::Closed { sent, exit };
+                }
+            }
+        }
+    }
+
+    /// Reads lines until one holds a JSON object, recording framing on the way.
+    pub(crate) async fn read_message(&mut self, rec: &mut Recorder, timeout: Duration, sent: &[u8]) -> Read {
+        let start = Instant::now();
+        let limit = self.profile.line_limit(self.family);
+        let mut joined: Option<(Vec<u8>, usize)> = None;
+        loop {
+            let left = timeout.saturating_sub(start.elapsed());
+            match self.process.stdout.next_line(left).await {
+                ReadEvent::Line { bytes, ending } => {
+                    let evidence = self.evidence(sent, &bytes);
+                    if let Some(limit) = limit {
+                        if bytes.len() + 1 > limit {
+                            observe::violation(rec, Violation::Oversize { len: bytes.len() + 1, limit }, &evidence);
+                        } else {
+                            rec.pass("FRAMING-LINE-SIZE", Evidence::default());
+                        }
+                    }
+                    if let Some((mut acc, n)) = joined.take() {
+                        acc.push(b'\n');
+                        acc.extend_from_slice(&bytes);
+                        if let Ok(value) = serde_json::from_slice::<Value>(&acc) {
+                            let ev = self.evidence(sent, &acc);
+                            observe::violation(rec, Violation::MultiLine { lines: n + 1 }, &ev);
+                            rec.fail("FRAMING-LINE-PER-MESSAGE", Failure::Framing { violation: Violation::MultiLine { lines: n + 1 } }, ev);
+                            return Read::Message(Incoming { value, raw: acc });
+                        }
+                        if n + 1 < MAX_JOINED_LINES && acc.len() < 1 << 20 {
+                            joined = Some((acc, n + 1));
+                            continue;
+                        }
+                        let ev = self.evidence(sent, &acc);
+                        observe::violation(rec, Violation::Truncated { excerpt: excerpt(&acc, 0) }, &ev);
+                        continue;
+                    }
+                    let parsed = read_line(&bytes, ending);
+                    if parsed.violations.iter().any(|v| matches!(v, Violation::Truncated { .. })) {
+                        joined = Some((bytes, 1));
+                        continue;
+                    }
+                    observe::line(rec, &parsed, &evidence);
+                    if let Some(value) = parsed.value {
+                        return Read::Message(Incoming { value, raw: bytes });
+                    }
+                }
+                ReadEvent::TooLong { len } => {
+                    let evidence = self.evidence(sent, format!("[{len} bytes without a newline]").as_bytes());
+                    let limit = limit.unwrap_or(crate::transport::MAX_LINE_BYTES);
+                    observe::violation(rec, Violation::Oversize { len, limit }, &evidence);
+                }
+                ReadEvent::Eof { partial } => {
+                    let partial = joined.map(|(acc, _)| acc).unwrap_or_default().into_iter().chain(partial).collect::<Vec<u8>>();
+                    if !partial.is_empty() {
+                        let ev = self.evidence(sent, &partial);
+                        observe::violation(rec, Violation::Unterminated { excerpt: excerpt(&partial, 0) }, &ev);
+                    }
+                    return Read::Eof;
+                }
+                ReadEvent::Timeout { partial } => {
+                    let partial = joined.map(|(acc, _)| acc).unwrap_or_default().into_iter().chain(partial).collect();
+                    return Read::Timeout(partial);
+                }
+            }
+        }
+    }
+
+    /// After a request went unanswered: close stdin and see whether the
+    /// reply was sitting in the plugin's stdout buffer all along.
+    pub(crate) async fn diagnose_silence(&mut self, rec: &mut Recorder) -> Option<Incoming> {
+        self.process.close_stdin();
+        let shutdown = self.process.deadlines().shutdown;
+        match self.read_message(rec, shutdown, b"").await {
+            Read::Message(msg) => Some(msg),
+            _ => None,
+        }
+    }
+
+    pub(crate) async fn shutdown(self) -> Shutdown {
+        self.process.shutdown().await
+    }
+}
+
+pub(crate) enum Read {
+    Message(Incoming),
+    Timeout(Vec<u8>),
+    Eof,
+}
+
+fn line(mut bytes: Vec<u8>) -> Vec<u8> {
+    bytes.push(b'\n');
+    bytes
+}
+
+/// Records the JSON-RPC envelope checks a reply decides; returns the body.
+pub(crate) fn check_envelope(rec: &mut Recorder, envelope: &Envelope, sent_id: &Value, evidence: &Evidence) {
+    if envelope.version_ok() {
+        rec.pass("JSONRPC-VERSION", evidence.clone());
+    } else {
+        let actual = envelope.version.as_ref().map_or("missing".to_string(), Value::to_string);
+        rec.fail("JSONRPC-VERSION", Failure::Mismatch { path: "$.jsonrpc".into(), expected: "\"2.0\"".into(), actual }, evidence.clone());
+    }
+    let sent = Id::of(&json!({"id": sent_id}));
+    if envelope.id == sent {
+        rec.pass("JSONRPC-ID-ECHO", evidence.clone());
+    } else {
+        rec.fail("JSONRPC-ID-ECHO", Failure::IdMismatch { sent: sent.to_string(), received: envelope.id.to_string() }, evidence.clone());
+    }
+    match &envelope.body {
+        ReplyBody::Result(_) => rec.pass("JSONRPC-RESULT-XOR-ERROR", evidence.clone()),
+        ReplyBody::Error(err) => {
+            rec.pass("JSONRPC-RESULT-XOR-ERROR", evidence.clone());
+            match error_object_problem(err) {
+                None => rec.pass("JSONRPC-ERROR-SHAPE", evidence.clone()),
+                Some(problem) => rec.fail(
+                    "JSONRPC-ERROR-SHAPE",
+                    Failure::Mismatch { path: "$.error".into(), expected: "{\"code\": <integer>, \"message\": <string>}".into(), actual: problem },
+                    evidence.clone(),
+                ),
+            }
+        }
+        ReplyBody::Both => rec.fail(
+            "JSONRPC-RESULT-XOR-ERROR",
+            Failure::Mismatch { path: "$".into(), expected: "exactly one of result and error".into(), actual: "both".into() },
+            evidence.clone(),
+        ),
+        ReplyBody::Neither => rec.fail(
+            "JSONRPC-RESULT-XOR-ERROR",
+            Failure::Mismatch { path: "$".into(), expected: "exactly one of result and error".into(), actual: "neither".into() },
+            evidence.clone(),
+        ),
+    }
+}

@@ -1,0 +1,97 @@
+//! `proctor certify`: validate the invocation, run certification, render,
+//! and turn the verdict into the exit code.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use proctor_conformance::certify::{CasesFile, CertifyError, Options, Verdict, certify};
+use proctor_conformance::protocol::{Family, Profile, Role};
+use proctor_conformance::transport::{Deadlines, PluginCommand};
+
+use super::{CertifyArgs, UsageError};
+use crate::report::{Format, render};
+use crate::{interrupt, output};
+
+pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
+    let family = args.protocol;
+    let roles = roles(family, args.role.as_deref())?;
+    let profiles = if args.profiles.is_empty() {
+        Profile::for_family(family).to_vec()
+    } else {
+        args.profiles.iter().map(|p| Profile::parse(family, p).map_err(|e| UsageError(e.to_string()))).collect::<Result<_, _>>()?
+    };
+    let cases = args.cases.as_deref().map(CasesFile::load).transpose().map_err(|e| UsageError(e.to_string()))?;
+    if args.timeout_ms == 0 {
+        return Err(UsageError("--timeout-ms must be at least 1".into()).into());
+    }
+    let mut command = PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
+    // Runtimes start plugins from their own environment, where Python is
+    // block-buffered on a pipe; a developer shell exporting this would hide
+    // the classic unflushed-print bug.
+    command.env_remove = UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
+    let deadlines = Deadlines { request: Duration::from_millis(args.timeout_ms), ..Deadlines::default() };
+    let show_progress = !args.no_progress && std::io::stderr().is_terminal();
+    let options = Options {
+        command,
+        family,
+        roles,
+        profiles,
+        cases,
+        deadlines,
+        progress: Box::new(move |step| {
+            if show_progress {
+                let mut err = std::io::stderr().lock();
+                let _ = write!(err, "\r\x1b[2K  … {}", crate::report::escape(step));
+                let _ = err.flush();
+            }
+        }),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let report = runtime.block_on(async {
+        interrupt::install();
+        certify(&options).await
+    });
+    if show_progress {
+        eprint!("\r\x1b[2K");
+    }
+    let report = report.map_err(|e| match e {
+        CertifyError::Spawn(e) => UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")),
+    })?;
+    let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();
+    let rendered = render(&report, args.format, color);
+    match &args.output {
+        Some(path) => output::write_atomically(path, rendered.as_bytes())?,
+        None => print!("{rendered}"),
+    }
+    Ok(match report.verdict {
+        Verdict::Conformant => ExitCode::SUCCESS,
+        Verdict::Nonconformant => ExitCode::from(1),
+    })
+}
+
+/// Variables that make interpreters unbuffered, removed from the plugin's
+/// environment unless `--keep-env` is given.
+const UNBUFFERING_VARIABLES: &[&str] = &["PYTHONUNBUFFERED"];
+
+/// The roles a plugin claims, with per-family defaults and a clear error.
+fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
+    let names = || family.roles().iter().map(|r| r.name()).collect::<Vec<_>>().join(", ");
+    match (family, role) {
+        (Family::PromptkitExec, None) => Err(UsageError(format!(
+            "promptkit-exec needs --role: one of {}\nhint: a one-shot exec plugin is a tool, an eval or a hook, and each speaks differently",
+            names()
+        ))),
+        (Family::PromptkitExec, Some(r)) => Ok(vec![Role::parse(family, r).map_err(|e| UsageError(e.to_string()))?]),
+        (Family::PicoclawHook, Some(r)) => {
+            let modes = Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?;
+            if modes.is_empty() {
+                return Err(UsageError(format!("--role lists no mode; use a comma list of {}", names())));
+            }
+            Ok(modes)
+        }
+        (_, Some(r)) => Ok(vec![Role::parse(family, r).map_err(|e| UsageError(e.to_string()))?]),
+        (_, None) => Ok(family.roles().to_vec()),
+    }
+}
+

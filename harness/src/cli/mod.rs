@@ -1,0 +1,139 @@
+//! The command line: clap definitions, one module per subcommand, and the
+//! exit code as a function of the outcome.
+
+mod certify;
+mod checks;
+mod mock_plugin;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use proctor_conformance::protocol::Family;
+
+use crate::report::Format;
+
+/// Conformance harness for the stdio plugin protocols of LLM agent runtimes.
+///
+/// proctor plays the runtime's side of the conversation (exactly as the
+/// runtime does it, byte for byte) against your plugin executable and
+/// judges what comes back.
+#[derive(Debug, Parser)]
+#[command(name = "proctor", version, propagate_version = true)]
+#[command(after_help = "Examples:
+  proctor certify --protocol picoclaw-hook -- python3 examples/picoclaw-hook/review_gate.py
+  proctor certify --protocol promptkit-exec --role tool-hook \\
+      --cases examples/promptkit-exec/pii_tool_hook.cases.yaml -- python3 examples/promptkit-exec/pii_tool_hook.py
+  proctor checks --protocol runok-extension
+
+Exit codes: 0 conformant, 1 nonconformant, 2 usage or harness error.")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Judge a plugin executable against its protocol family.
+    ///
+    /// Runs the family's built-in probes (and your --cases) under the
+    /// documented profile and under the runtime as implemented, and reports
+    /// every check with the bytes exchanged and a hint for each failure.
+    Certify(CertifyArgs),
+    /// Print the check catalogue and the wire-fidelity profiles.
+    Checks(ChecksArgs),
+    /// Run as a scripted plugin, well-behaved or misbehaving on purpose.
+    ///
+    /// Point a runtime (or `proctor certify`) at this command to see how it
+    /// copes with a plugin that, say, never flushes, answers with the wrong
+    /// id, or leaves a grandchild holding stdout.
+    MockPlugin(MockPluginArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CertifyArgs {
+    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension.
+    #[arg(long, value_name = "FAMILY")]
+    protocol: Family,
+    /// Role of the plugin. promptkit-exec: tool, eval, provider-hook, tool-hook,
+    /// session-hook or eval-hook (required). picoclaw-hook: a comma list of modes
+    /// from observe,llm,tool,approve (default: all four).
+    #[arg(long, value_name = "ROLE")]
+    role: Option<String>,
+    /// Run only this profile (repeatable): `documented`, or the runtime as
+    /// implemented (promptkit@86d9f36, picoclaw@cf67dd3, runok@0.3.1). Default: both.
+    #[arg(long = "profile", value_name = "NAME")]
+    profiles: Vec<String>,
+    /// A YAML file of extra requests with the decision each must get.
+    #[arg(long, value_name = "FILE")]
+    cases: Option<PathBuf>,
+    /// Deadline for each request, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    timeout_ms: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Write the report to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Do not show progress on stderr.
+    #[arg(long)]
+    no_progress: bool,
+    /// The plugin command and its arguments (after `--`). No shell is involved.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ChecksArgs {
+    /// Only the checks of this family.
+    #[arg(long, value_name = "FAMILY")]
+    protocol: Option<Family>,
+    /// Output format (text or json).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+struct MockPluginArgs {
+    /// Protocol family to speak.
+    #[arg(long, value_name = "FAMILY")]
+    protocol: Family,
+    /// Role(s) to play (comma list for PicoClaw modes). Default: every role of the family.
+    #[arg(long, value_name = "ROLE")]
+    role: Option<String>,
+    /// A named misbehaviour (repeatable); `proctor mock-plugin --list-faults` lists them.
+    #[arg(long = "fault", value_name = "FAULT")]
+    faults: Vec<String>,
+    /// What a well-behaved answer decides: allow, deny, pending, respond, modify.
+    #[arg(long, value_name = "DECISION", default_value = "allow")]
+    decision: String,
+    /// For the crash-after fault: how many requests to answer before exiting 1.
+    #[arg(long, value_name = "N")]
+    crash_after: Option<u32>,
+    /// Print every fault with what it does, then exit.
+    #[arg(long, exclusive = true)]
+    list_faults: bool,
+}
+
+/// A usage or harness error: exit code 2, with a message that says what to do.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Parses arguments, runs the subcommand and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Certify(args) => certify::run(args),
+        Command::Checks(args) => checks::run(args),
+        Command::MockPlugin(args) => mock_plugin::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

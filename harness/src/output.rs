@@ -1,0 +1,28 @@
+//! Where reports go: the terminal (with colour when it is one) or a file,
+//! written atomically so an interrupted run never leaves half a report.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::Context;
+
+/// Whether stdout is a terminal that wants colour (honours NO_COLOR and CLICOLOR_FORCE).
+pub fn stdout_wants_color() -> bool {
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        return false;
+    }
+    if std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+        return true;
+    }
+    std::io::stdout().is_terminal()
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().with_context(|| format!("--output {} names no file", path.display()))?;
+    let tmp = dir.join(format!(".{}.proctor-tmp", name.to_string_lossy()));
+    let mut file = std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    file.write_all(bytes).and_then(|()| file.sync_all()).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot move the report into place at {}", path.display()))
+}

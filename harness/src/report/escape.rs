@@ -1,0 +1,37 @@
+//! Making plugin-originated text safe for a terminal.
+//!
+//! A plugin controls the bytes it writes; printed raw they could move the
+//! cursor, rewrite earlier lines or reorder text (bidi controls). A
+//! conformance tool must *show* such bytes, so they are escaped, not dropped.
+
+/// Escapes control characters (except newline and tab), DEL, C1 controls and
+/// bidi controls as visible `\u{..}` sequences.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let dangerous = (c.is_control() && c != '\n' && c != '\t')
+            || ('\u{202A}'..='\u{202E}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+            || c == '\u{200E}'
+            || c == '\u{200F}';
+        if dangerous {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_controls_and_bidi_but_keeps_newlines() {
+        assert_eq!(escape("a\x1b[31mb"), "a\\u{1b}[31mb");
+        assert_eq!(escape("x\u{9b}y"), "x\\u{9b}y");
+        assert_eq!(escape("\u{202e}evil"), "\\u{202e}evil");
+        assert_eq!(escape("line\n\tnext\r"), "line\n\tnext\\u{d}");
+    }
+}

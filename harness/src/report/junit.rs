@@ -1,0 +1,56 @@
+//! JUnit XML: one test suite per profile, one test case per check result.
+//! A `should` failure is a passing test case with the warning in
+//! system-out, so CI dashboards agree with the verdict.
+
+use proctor_conformance::certify::Report;
+use proctor_conformance::check::Status;
+use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
+
+/// Renders the JUnit report.
+pub fn render(report: &Report) -> String {
+    let mut junit = Junit::new(format!("proctor certify {}", report.protocol));
+    for profile in &report.profiles {
+        let mut suite = TestSuite::new(format!("{} [{profile}]", report.protocol));
+        for c in report.checks.iter().filter(|c| &c.profile == profile) {
+            let name = match &c.case {
+                Some(case) => format!("{} [{case}]", c.id),
+                None => c.id.to_string(),
+            };
+            let status = match c.status {
+                Status::Pass | Status::Warn => TestCaseStatus::success(),
+                Status::Skip => {
+                    let mut s = TestCaseStatus::skipped();
+                    s.set_message(c.message.clone());
+                    s
+                }
+                Status::Fail => {
+                    let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                    s.set_message(c.message.clone()).set_type(format!("{:?}", c.group).to_lowercase());
+                    let mut desc = String::new();
+                    if let Some(sent) = &c.evidence.sent {
+                        desc.push_str(&format!("sent: {sent}\n"));
+                    }
+                    if let Some(received) = &c.evidence.received {
+                        desc.push_str(&format!("received: {received}\n"));
+                    }
+                    if let Some(stderr) = &c.evidence.stderr_tail {
+                        desc.push_str(&format!("stderr: {stderr}\n"));
+                    }
+                    if let Some(hint) = c.hint {
+                        desc.push_str(&format!("hint: {hint}\nspec: {}\n", c.spec));
+                    }
+                    s.set_description(desc);
+                    s
+                }
+            };
+            let mut case = TestCase::new(name, status);
+            case.set_classname(format!("{}.{profile}", report.protocol));
+            if c.status == Status::Warn {
+                case.set_system_out(format!("warning: {}\nhint: {}", c.message, c.hint.unwrap_or("")));
+            }
+            suite.add_test_case(case);
+        }
+        junit.add_test_suite(suite);
+    }
+    junit.to_string().unwrap_or_else(|e| format!("<!-- cannot render JUnit: {e} -->\n"))
+}

@@ -1,0 +1,38 @@
+//! Rendering a certification [`Report`] in each output format. Every format
+//! is a function of the same report data; none adds or drops a result.
+
+mod escape;
+mod junit;
+mod markdown;
+mod text;
+
+use proctor_conformance::certify::Report;
+
+pub use escape::escape;
+
+/// An output format (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// For people: grouped, coloured on a terminal, failures with evidence and a hint.
+    Text,
+    /// The stable JSON report contract.
+    Json,
+    /// JUnit XML, one test case per check and profile.
+    Junit,
+    /// A Markdown summary for pull requests and CI job pages.
+    Markdown,
+}
+
+/// Renders `report` in `format`. `color` only affects text.
+pub fn render(report: &Report, format: Format, color: bool) -> String {
+    match format {
+        Format::Text => text::render(report, color),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+            s.push('\n');
+            s
+        }
+        Format::Junit => junit::render(report),
+        Format::Markdown => markdown::render(report),
+    }
+}

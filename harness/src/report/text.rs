@@ -1,0 +1,149 @@
+//! The report for people: per profile, grouped by family of check; passes
+//! in one line each, every failure with the exchange that proves it and the
+//! fix.
+
+use std::fmt::Write as _;
+
+use anstyle::{AnsiColor, Style};
+use proctor_conformance::certify::{CheckResult, Report, Verdict};
+use proctor_conformance::check::{Outcome, Status};
+
+use super::escape;
+
+struct Paint {
+    color: bool,
+}
+
+impl Paint {
+    fn paint(&self, style: Style, text: &str) -> String {
+        if self.color { format!("{style}{text}{style:#}") } else { text.to_string() }
+    }
+    fn status(&self, s: Status) -> String {
+        let (style, mark) = match s {
+            Status::Pass => (AnsiColor::Green.on_default(), "PASS"),
+            Status::Fail => (AnsiColor::Red.on_default().bold(), "FAIL"),
+            Status::Warn => (AnsiColor::Yellow.on_default().bold(), "WARN"),
+            Status::Skip => (AnsiColor::BrightBlack.on_default(), "SKIP"),
+        };
+        self.paint(style, mark)
+    }
+    fn dim(&self, text: &str) -> String {
+        self.paint(AnsiColor::BrightBlack.on_default(), text)
+    }
+    fn bold(&self, text: &str) -> String {
+        self.paint(Style::new().bold(), text)
+    }
+}
+
+/// Renders the text report.
+pub fn render(report: &Report, color: bool) -> String {
+    let p = Paint { color };
+    let mut out = String::new();
+    let role = report.role.as_deref().map(|r| format!(" --role {r}")).unwrap_or_default();
+    let _ = writeln!(out, "{} --protocol {}{} -- {}", p.bold("proctor certify"), report.protocol, role, escape(&report.command.join(" ")));
+    for profile in &report.profiles {
+        let _ = writeln!(out, "\n{}", p.bold(&format!("profile {profile}")));
+        let checks: Vec<&CheckResult> = report.checks.iter().filter(|c| &c.profile == profile).collect();
+        let mut groups: Vec<_> = checks.iter().map(|c| c.group).collect();
+        groups.dedup();
+        for group in groups {
+            let in_group: Vec<&&CheckResult> = checks.iter().filter(|c| c.group == group).collect();
+            let _ = writeln!(out, "  {}", p.bold(group.title()));
+            for c in in_group.iter().filter(|c| matches!(c.status, Status::Fail | Status::Warn) && !c.is_untestable()) {
+                problem(&mut out, &p, c);
+            }
+            let untestable: Vec<&&&CheckResult> = in_group.iter().filter(|c| c.is_untestable()).collect();
+            if let Some(first) = untestable.first() {
+                let ids: Vec<&str> = untestable.iter().map(|c| c.id).collect();
+                let why = match &first.detail {
+                    Outcome::Untestable { blocked_by: Some(by), .. } => format!("untestable, blocked by {by}"),
+                    _ => "untestable".to_string(),
+                };
+                let _ = writeln!(out, "    {} {} {}", p.status(first.status), ids.join(", "), p.dim(&format!("({why})")));
+            }
+            list(&mut out, &p, Status::Pass, &in_group);
+            for c in in_group.iter().filter(|c| c.status == Status::Skip) {
+                let _ = writeln!(out, "    {} {} {}", p.status(Status::Skip), c.id, p.dim(&format!("({})", escape(&c.message))));
+            }
+        }
+    }
+    let s = &report.summary;
+    let verdict = match report.verdict {
+        Verdict::Conformant => p.paint(AnsiColor::Green.on_default().bold(), "CONFORMANT"),
+        Verdict::Nonconformant => p.paint(AnsiColor::Red.on_default().bold(), "NONCONFORMANT"),
+    };
+    let causes: Vec<&CheckResult> = report.problems().filter(|c| !c.is_untestable()).collect();
+    if !causes.is_empty() {
+        let _ = writeln!(out, "\n{}", p.bold("To fix"));
+        let mut seen: Vec<(&str, Option<&str>)> = Vec::new();
+        for c in causes {
+            if seen.contains(&(c.id, c.case.as_deref())) {
+                continue;
+            }
+            seen.push((c.id, c.case.as_deref()));
+            let profiles: Vec<&str> = report.problems().filter(|o| o.id == c.id && o.case == c.case).map(|o| o.profile.as_str()).collect();
+            let case = c.case.as_deref().map(|n| format!(" [{}]", escape(n))).unwrap_or_default();
+            let _ = writeln!(out, "  {} {}{case} ({}): {}", p.status(c.status), c.id, profiles.join(", "), c.hint.unwrap_or(""));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped ({} profiles)",
+        s.passed,
+        s.failed,
+        s.warnings,
+        s.skipped,
+        report.profiles.len()
+    );
+    out
+}
+
+/// One line listing every check of a status.
+fn list(out: &mut String, p: &Paint, status: Status, checks: &[&&CheckResult]) {
+    let ids: Vec<String> = checks
+        .iter()
+        .filter(|c| c.status == status)
+        .map(|c| match &c.case {
+            Some(case) => format!("{} [{}]", c.id, escape(case)),
+            None => c.id.to_string(),
+        })
+        .collect();
+    if !ids.is_empty() {
+        let _ = writeln!(out, "    {} {}", p.status(status), ids.join(", "));
+    }
+}
+
+/// A failure or warning, with the exchange that proves it and the fix.
+fn problem(out: &mut String, p: &Paint, c: &CheckResult) {
+    let case = c.case.as_deref().map(|n| format!(" [{}]", escape(n))).unwrap_or_default();
+    let level = format!("{:?}", c.level).to_lowercase();
+    let _ = writeln!(out, "    {} {}{case} {}", p.status(c.status), c.id, p.dim(&format!("({level})")));
+    let _ = writeln!(out, "         {}", indent(&escape(&c.message), 9));
+    let ev = &c.evidence;
+    for (label, text) in [("sent", &ev.sent), ("received", &ev.received), ("stderr", &ev.stderr_tail)] {
+        if let Some(text) = text.as_deref().filter(|t| !t.is_empty()) {
+            let shown = escape(&visible(text));
+            let _ = writeln!(out, "         {} {}", p.dim(&format!("{label:>8}:")), indent(&shown, 19));
+        }
+    }
+    if let Some(hint) = c.hint {
+        let _ = writeln!(out, "         {} {hint}", p.paint(AnsiColor::Cyan.on_default(), "    hint:"));
+    }
+    let _ = writeln!(out, "         {} {}", p.dim("    spec:"), p.dim(c.spec));
+}
+
+/// Shows line endings and trailing whitespace explicitly: they are often the point.
+fn visible(text: &str) -> String {
+    let trimmed = text.strip_suffix('\n');
+    let body = trimmed.unwrap_or(text).replace("\r\n", "\\r\\n\n").replace('\r', "\\r");
+    let body = if body.len() > 1200 { format!("{}…", &body[..body.floor_char_boundary(1200)]) } else { body };
+    match trimmed {
+        Some(_) => format!("{body}⏎"),
+        None if text.is_empty() => "(nothing)".to_string(),
+        None => format!("{body} (no trailing newline)"),
+    }
+}
+
+fn indent(text: &str, by: usize) -> String {
+    text.replace('\n', &format!("\n{}", " ".repeat(by)))
+}

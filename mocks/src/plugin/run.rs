@@ -1,0 +1,144 @@
+//! The mock plugin as a real process: the faults that need one.
+//!
+//! Signal dispositions, leftover children, start-up delays, refusing to exit
+//! and the exit status cannot be observed through in-memory pipes, so they
+//! are applied here around [`serve`].
+
+use std::error::Error as _;
+use std::io::{self, Read, Write};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::Duration;
+
+use super::config::MockPluginConfig;
+use super::fault::Fault;
+use super::serve::{Ending, serve};
+
+/// How long "never exit" lasts; any harness deadline is far shorter.
+const STAY_ALIVE: Duration = Duration::from_secs(3600);
+/// [`Fault::SlowStart`]'s delay: noticeable, yet under usual startup deadlines.
+const SLOW_START: Duration = Duration::from_secs(2);
+/// Exit status of [`Fault::ExitNonzero`]; 3 so it differs from a crash's 1.
+const NONZERO_EXIT: i32 = 3;
+
+/// Runs the mock plugin on this process's stdin, stdout and stderr.
+///
+/// Returns the exit status; the caller must `std::process::exit` with it
+/// (returning, rather than exiting here, keeps `main` in charge of the
+/// process). Replies go to fd 1 unbuffered and are flushed one by one.
+pub fn run(config: &MockPluginConfig) -> i32 {
+    if config.has(Fault::IgnoreSigterm) {
+        ignore_sigterm();
+    }
+    if config.has(Fault::Grandchild) {
+        spawn_grandchild();
+    }
+    if config.has(Fault::SlowStart) {
+        thread::sleep(SLOW_START);
+    }
+    match serve(config, raw_stdin(), raw_stdout(), io::stderr()) {
+        Ok(Ending::InputClosed) => {
+            if config.has(Fault::IgnoreEof) {
+                thread::sleep(STAY_ALIVE);
+            }
+            if config.has(Fault::ExitNonzero) {
+                NONZERO_EXIT
+            } else {
+                0
+            }
+        }
+        Ok(Ending::Crashed) => 1,
+        Ok(Ending::Hung) => {
+            thread::sleep(STAY_ALIVE);
+            0
+        }
+        Err(err) => {
+            let mut text = format!("proctor mock plugin: {err}");
+            let mut source = err.source();
+            while let Some(cause) = source {
+                text.push_str(&format!(": {cause}"));
+                source = cause.source();
+            }
+            // If stderr is gone too there is nobody left to tell.
+            let _ = writeln!(io::stderr(), "{text}");
+            1
+        }
+    }
+}
+
+/// stdin without std's buffer, so the naive reader of
+/// [`Fault::DropPipelined`] sees the kernel's chunks as they are.
+fn raw_stdin() -> Box<dyn Read> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(io::stdin())
+}
+
+/// stdout without std's line buffer: every write reaches fd 1 at once, so
+/// the mock's buffering is exactly what its faults say it is.
+fn raw_stdout() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(io::stdout())
+}
+
+/// Starts `sleep 30` holding our stdout and stderr and never waits for it, so
+/// the pipes stay open after we exit, as with a forgotten background job.
+fn spawn_grandchild() {
+    let spawned = Command::new("sleep")
+        .arg("30")
+        .stdin(Stdio::null())
+        .stdout(Stdio::inherit())
+        .stderr(Stdio::inherit())
+        .spawn();
+    if let Err(err) = spawned {
+        let _ = writeln!(
+            io::stderr(),
+            "proctor mock plugin: failed to spawn `sleep 30`: {err}"
+        );
+    }
+}
+
+/// Sets SIGTERM to "ignore", so only SIGKILL ends the plugin.
+///
+/// rustix 1.x has no safe signal-disposition API and libc is not a
+/// dependency, so this declares the C library's `signal` (always linked by
+/// std on Unix) directly.
+#[cfg(unix)]
+#[expect(
+    unsafe_code,
+    reason = "setting a signal disposition needs the C library"
+)]
+fn ignore_sigterm() {
+    // The numbers are the same on Linux and the BSDs/macOS.
+    const SIGTERM: i32 = 15;
+    const SIG_IGN: usize = 1;
+    unsafe extern "C" {
+        // `sighandler_t` is a pointer-sized function pointer; SIG_IGN is the
+        // integer 1 in that slot, so `usize` has the right size and ABI.
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    // SAFETY: installing SIG_IGN runs no Rust code in signal context and
+    // touches no memory; the previous disposition returned is not needed.
+    unsafe {
+        signal(SIGTERM, SIG_IGN);
+    }
+}
+
+#[cfg(not(unix))]
+fn ignore_sigterm() {
+    let _ = writeln!(
+        io::stderr(),
+        "proctor mock plugin: ignore-sigterm has no effect on this platform"
+    );
+}
