@@ -1,0 +1,59 @@
+//! Shared helpers for the integration tests: run the real `proctor` binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+pub fn proctor() -> &'static str {
+    env!("CARGO_BIN_EXE_proctor")
+}
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+/// The argv of the mock plugin speaking `protocol` with extra flags.
+pub fn mock(protocol: &str, flags: &[&str]) -> Vec<String> {
+    let mut argv = vec![proctor().to_string(), "mock-plugin".into(), "--protocol".into(), protocol.into()];
+    argv.extend(flags.iter().map(|s| s.to_string()));
+    argv
+}
+
+/// Runs `proctor certify --format json` and returns (exit code, report).
+pub fn certify_json(certify_flags: &[&str], plugin: &[String]) -> (i32, Value, Output) {
+    let out = Command::new(proctor())
+        .current_dir(repo_root())
+        .arg("certify")
+        .arg("--format")
+        .arg("json")
+        .arg("--no-progress")
+        .args(certify_flags)
+        .arg("--")
+        .args(plugin)
+        .output()
+        .expect("run proctor");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("report is not JSON ({e}); stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    });
+    (out.status.code().unwrap_or(-1), report, out)
+}
+
+/// Every result of check `id` in a report.
+pub fn results<'a>(report: &'a Value, id: &str) -> Vec<&'a Value> {
+    report["checks"].as_array().expect("checks").iter().filter(|c| c["id"] == id).collect()
+}
+
+/// A short listing of a report's non-passing results, for assertion messages.
+pub fn problems(report: &Value) -> String {
+    report["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["status"] != "pass")
+        .map(|c| format!("{} {} [{}]: {}", c["status"], c["id"], c["profile"].as_str().unwrap_or(""), c["message"].as_str().unwrap_or("")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
