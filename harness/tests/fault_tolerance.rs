@@ -1,0 +1,146 @@
+//! proctor survives misbehaving plugins: hangs, floods, ignored SIGTERM,
+//! grandchildren holding stdout. Each is judged within its deadlines, and no
+//! process of the plugin survives the run, including when proctor itself is
+//! interrupted. Leftovers are found by a marker in the environment, which
+//! every descendant of the plugin inherits.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{mock, proctor, repo_root, results};
+use serde_json::Value;
+
+/// Pids of live processes whose environment carries `marker`.
+fn marked(marker: &str) -> Vec<u32> {
+    let needle = format!("PROCTOR_TEST_MARKER={marker}");
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else { continue };
+        let zombie = std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|s| s.rsplit(')').next().is_some_and(|r| r.trim_start().starts_with('Z')));
+        if !zombie && env.split(|b| *b == 0).any(|var| var == needle.as_bytes()) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+fn marker(name: &str) -> String {
+    format!("{name}-{}-{:?}", std::process::id(), Instant::now())
+}
+
+/// Runs certify with a marker; returns (exit code, report, elapsed).
+fn certify_marked(marker: &str, flags: &[&str], plugin: &[String]) -> (i32, Value, Duration) {
+    let start = Instant::now();
+    let out = Command::new(proctor())
+        .current_dir(repo_root())
+        .env("PROCTOR_TEST_MARKER", marker)
+        .args(["certify", "--format", "json", "--no-progress"])
+        .args(flags)
+        .arg("--")
+        .args(plugin)
+        .output()
+        .expect("run proctor");
+    let elapsed = start.elapsed();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().unwrap_or(-1), report, elapsed)
+}
+
+fn assert_nothing_left(marker: &str) {
+    // Killed processes may take a moment to be reaped by init.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while !marked(marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(marked(marker), Vec::<u32>::new(), "plugin processes survived the run");
+}
+
+fn failed(report: &Value, id: &str) -> bool {
+    results(report, id).iter().any(|c| c["status"] == "fail" && c["detail"]["outcome"] == "fail")
+}
+
+#[test]
+fn a_hanging_one_shot_plugin_is_judged_at_its_deadline() {
+    let m = marker("hang");
+    let (code, report, elapsed) = certify_marked(&m, &["--protocol", "promptkit-exec", "--role", "tool", "--timeout-ms", "300"], &mock("promptkit-exec", &["--role", "tool", "--fault", "hang"]));
+    assert_eq!(code, 1);
+    assert!(failed(&report, "ROBUST-DEADLINE"));
+    let d = &results(&report, "ROBUST-DEADLINE")[0]["detail"]["failure"];
+    assert_eq!(d["kind"], "timeout");
+    assert_eq!(d["phase"], "request");
+    assert!(elapsed < Duration::from_secs(20), "took {elapsed:?}");
+    assert_nothing_left(&m);
+}
+
+#[test]
+fn a_plugin_ignoring_sigterm_is_killed_and_reported() {
+    let m = marker("sigterm");
+    let (code, report, _) = certify_marked(
+        &m,
+        &["--protocol", "picoclaw-hook", "--profile", "picoclaw@cf67dd3"],
+        &mock("picoclaw-hook", &["--fault", "ignore-eof", "--fault", "ignore-sigterm"]),
+    );
+    assert_eq!(code, 1);
+    let exit = &results(&report, "LIFECYCLE-EXIT-ON-EOF")[0];
+    assert!(exit["message"].as_str().unwrap().contains("ignored SIGTERM"), "{exit}");
+    assert_nothing_left(&m);
+}
+
+#[test]
+fn a_grandchild_holding_stdout_never_hangs_proctor() {
+    let m = marker("grandchild");
+    for (protocol, flags) in [("promptkit-exec", vec!["--role", "tool"]), ("runok-extension", vec![]), ("picoclaw-hook", vec![])] {
+        let mut plugin_flags = flags.clone();
+        plugin_flags.extend(["--fault", "grandchild"]);
+        let mut certify = vec!["--protocol", protocol];
+        certify.extend(flags.iter());
+        let (code, report, elapsed) = certify_marked(&m, &certify, &mock(protocol, &plugin_flags));
+        assert_eq!(code, 1, "{protocol}");
+        assert!(failed(&report, "LIFECYCLE-NO-LEFTOVER"), "{protocol}");
+        let leftover = &results(&report, "LIFECYCLE-NO-LEFTOVER").into_iter().find(|c| c["status"] == "fail").unwrap()["detail"]["failure"]["leftover"];
+        assert_eq!(leftover["stdout_held_open"], true, "{protocol}: {leftover}");
+        // The grandchild sleeps 30 s; proctor must not wait for it.
+        assert!(elapsed < Duration::from_secs(25), "{protocol} took {elapsed:?}");
+        assert_nothing_left(&m);
+    }
+}
+
+#[test]
+fn floods_on_stdout_and_stderr_are_survived() {
+    let m = marker("flood");
+    let (_, report, _) = certify_marked(&m, &["--protocol", "promptkit-exec", "--role", "tool", "--profile", "documented"], &mock("promptkit-exec", &["--role", "tool", "--fault", "stdout-flood"]));
+    assert!(failed(&report, "FRAMING-SINGLE-DOCUMENT"));
+    let received = results(&report, "FRAMING-SINGLE-DOCUMENT")[0]["evidence"]["received"].as_str().unwrap().len();
+    assert!(received < 64 * 1024, "evidence is capped, got {received} bytes");
+    let (code, report, _) = certify_marked(&m, &["--protocol", "promptkit-server"], &mock("promptkit-server", &["--fault", "stderr-flood"]));
+    assert_eq!(code, 0, "stderr is drained, so a chatty plugin still answers: {}", common::problems(&report));
+    assert_nothing_left(&m);
+}
+
+#[test]
+fn interrupting_proctor_leaves_no_plugin_behind() {
+    for signal in [rustix::process::Signal::INT, rustix::process::Signal::TERM] {
+        let m = marker("interrupt");
+        let mut child = Command::new(proctor())
+            .env("PROCTOR_TEST_MARKER", &m)
+            .args(["certify", "--no-progress", "--protocol", "picoclaw-hook", "--timeout-ms", "60000", "--"])
+            .args(mock("picoclaw-hook", &["--fault", "hang", "--fault", "grandchild"]))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn proctor");
+        // Wait until the plugin (and its grandchild) are up.
+        let start = Instant::now();
+        while marked(&m).len() < 3 && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(marked(&m).len() >= 3, "plugin did not start: {:?}", marked(&m));
+        let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+        rustix::process::kill_process(pid, signal).expect("signal proctor");
+        let status = child.wait().expect("wait proctor");
+        assert_eq!(status.code(), Some(128 + signal.as_raw()), "{signal:?}");
+        assert_nothing_left(&m);
+    }
+}
