@@ -14,7 +14,7 @@ pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let family = args.protocol;
+    let family = args.protocol.ok_or_else(|| UsageError("--protocol is required".into()))?;
     let roles = match &args.role {
         Some(r) => Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?,
         None => Vec::new(),

@@ -97,8 +97,8 @@ struct ChecksArgs {
 #[derive(Debug, clap::Args)]
 struct MockPluginArgs {
     /// Protocol family to speak.
-    #[arg(long, value_name = "FAMILY")]
-    protocol: Family,
+    #[arg(long, value_name = "FAMILY", required_unless_present = "list_faults")]
+    protocol: Option<Family>,
     /// Role(s) to play (comma list for PicoClaw modes). Default: every role of the family.
     #[arg(long, value_name = "ROLE")]
     role: Option<String>,
@@ -112,7 +112,7 @@ struct MockPluginArgs {
     #[arg(long, value_name = "N")]
     crash_after: Option<u32>,
     /// Print every fault with what it does, then exit.
-    #[arg(long, exclusive = true)]
+    #[arg(long)]
     list_faults: bool,
 }
 

@@ -1,0 +1,104 @@
+//! The command line as a user meets it: usage errors exit 2 with a message
+//! that says what to do, the catalogue prints, every format renders the
+//! same results, and --output writes the file.
+
+mod common;
+
+use std::process::Command;
+
+use common::{mock, proctor, repo_root};
+use proctor_conformance::check::CATALOGUE;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(proctor()).current_dir(repo_root()).args(args).output().expect("run proctor");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn usage_errors_exit_2_and_explain() {
+    let (code, _, err) = run(&["certify", "--protocol", "picoclaw", "--", "true"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("picoclaw-hook"), "lists valid protocols: {err}");
+
+    let (code, _, err) = run(&["certify", "--protocol", "promptkit-exec", "--", "true"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("needs --role") && err.contains("tool-hook"), "{err}");
+
+    let (code, _, err) = run(&["certify", "--protocol", "runok-extension", "--profile", "picoclaw@cf67dd3", "--", "true"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("runok@0.3.1"), "{err}");
+
+    let (code, _, err) = run(&["certify", "--protocol", "runok-extension", "--", "/nonexistent/plugin"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot start `/nonexistent/plugin`") && err.contains("hint"), "{err}");
+
+    let (code, _, err) = run(&["certify", "--protocol", "runok-extension"]);
+    assert_eq!(code, 2, "a missing command is a usage error: {err}");
+}
+
+#[test]
+fn a_malformed_cases_file_names_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.cases.yaml");
+    std::fs::write(&path, "cases:\n  - name: typo\n    expcet: {decision: deny}\n").unwrap();
+    let p = path.display().to_string();
+    let (code, _, err) = run(&["certify", "--protocol", "runok-extension", "--cases", &p, "--", "true"]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("{p}:3:5")), "{err}");
+    assert!(err.contains("expcet") && err.contains("hint"), "{err}");
+}
+
+#[test]
+fn checks_prints_every_check_and_the_profiles() {
+    let (code, out, _) = run(&["checks"]);
+    assert_eq!(code, 0);
+    for c in CATALOGUE {
+        assert!(out.contains(c.id), "{} missing from `proctor checks`", c.id);
+    }
+    assert!(out.contains("picoclaw.runtime-event-notification"), "divergences are listed");
+    let (_, json, _) = run(&["checks", "--protocol", "runok-extension", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let ids: Vec<&str> = v["checks"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"RUNOK-STATUS") && !ids.contains(&"PICOCLAW-ACTION"), "{ids:?}");
+}
+
+#[test]
+fn every_format_renders_and_output_goes_to_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = mock("runok-extension", &["--fault", "status-uppercase"]);
+    let plugin: Vec<&str> = plugin.iter().map(String::as_str).collect();
+    for (format, needle) in [("text", "RUNOK-STATUS"), ("json", "\"verdict\": \"nonconformant\""), ("junit", "<testsuites"), ("markdown", "| ❌ fail | `RUNOK-STATUS`")] {
+        let file = dir.path().join(format!("report.{format}"));
+        let f = file.display().to_string();
+        let mut args = vec!["certify", "--protocol", "runok-extension", "--format", format, "--output", &f, "--"];
+        args.extend(&plugin);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 1, "{format}: {err}");
+        assert!(out.is_empty(), "{format}: the report goes to the file, not stdout");
+        let written = std::fs::read_to_string(&file).unwrap();
+        assert!(written.contains(needle), "{format} report lacks {needle:?}:\n{written}");
+        assert!(written.contains("received") || format == "json" || format == "junit" || written.contains("ALLOW"), "{format} shows evidence");
+    }
+}
+
+#[test]
+fn text_output_escapes_terminal_controls_from_plugins() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("evil.sh");
+    std::fs::write(&script, "#!/bin/sh\ncat >/dev/null\nprintf '\\033[2J{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"allow\"}}'\n").unwrap();
+    let s = script.display().to_string();
+    let (code, out, _) = run(&["certify", "--protocol", "runok-extension", "--", "sh", &s]);
+    assert_eq!(code, 1);
+    assert!(!out.contains('\u{1b}'), "raw ESC reached the terminal");
+    assert!(out.contains("\\u{1b}[2J"), "the escape is shown, not dropped:\n{out}");
+}
+
+#[test]
+fn mock_plugin_lists_its_faults() {
+    let (code, out, _) = run(&["mock-plugin", "--protocol", "runok-extension", "--list-faults"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("no-flush") && out.contains("grandchild"));
+    let (code, _, err) = run(&["mock-plugin", "--protocol", "runok-extension", "--fault", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no-flush"), "lists valid faults: {err}");
+}
