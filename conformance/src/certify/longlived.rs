@@ -186,25 +186,31 @@ impl Run<'_> {
                 }
                 Err(Stopped { by: check, reason: "a request went unanswered".into(), alive: false })
             }
-            Called::Closed { sent, exit } => {
-                let stderr = s.stderr();
-                let evidence = s.evidence(&sent, b"");
-                let failure = match exit {
-                    Some(exit) => Failure::Crash { exit, stderr_tail: stderr },
-                    None => Failure::Unexpected { what: "the plugin closed stdout without exiting".into() },
-                };
-                if self.answered > 0 {
-                    rec.fail("LIFECYCLE-STAYS-ALIVE", failure.clone(), evidence.clone());
-                }
-                rec.fail(check, failure, evidence);
-                Err(Stopped { by: if self.answered > 0 { "LIFECYCLE-STAYS-ALIVE" } else { check }, reason: "the plugin is gone".into(), alive: false })
-            }
+            Called::Closed { sent, exit } => Err(self.gone(s, rec, &sent, exit, check)),
             Called::WriteFailed { sent, error } => {
+                // A broken pipe usually means the plugin died: say so.
+                if let Some(exit) = s.process.wait_exit(Duration::from_millis(500)).await {
+                    return Err(self.gone(s, rec, &sent, Some(exit), check));
+                }
                 let evidence = s.evidence(&sent, b"");
                 rec.fail(check, Failure::Transport { error: error.to_string() }, evidence);
                 Err(Stopped { by: check, reason: "the plugin stopped reading its stdin".into(), alive: false })
             }
         }
+    }
+
+    /// Records a plugin that is gone (exited, or closed stdout) when `check` needed it.
+    fn gone(&self, s: &Session, rec: &mut Recorder, sent: &[u8], exit: Option<crate::transport::ExitOutcome>, check: CheckId) -> Stopped {
+        let evidence = s.evidence(sent, b"");
+        let failure = match exit {
+            Some(exit) => Failure::Crash { exit, stderr_tail: s.stderr() },
+            None => Failure::Unexpected { what: "the plugin closed stdout without exiting".into() },
+        };
+        if self.answered > 0 {
+            rec.fail("LIFECYCLE-STAYS-ALIVE", failure.clone(), evidence.clone());
+        }
+        rec.fail(check, failure, evidence);
+        Stopped { by: if self.answered > 0 { "LIFECYCLE-STAYS-ALIVE" } else { check }, reason: "the plugin is gone".into(), alive: false }
     }
 
     /// Records the semantic checks of a reply; returns the runtime's decision.

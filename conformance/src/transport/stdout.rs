@@ -67,6 +67,8 @@ pub struct StdoutReader {
     pending: Vec<u8>,
     /// When discarding an overlong line: how long it is so far.
     discarding: Option<usize>,
+    /// How much of `pending` is known to hold no newline (keeps scanning linear).
+    scanned: usize,
     max_line: usize,
     eof: bool,
     /// Every byte read, up to `log_cap`.
@@ -81,6 +83,7 @@ impl StdoutReader {
             stdout,
             pending: Vec::new(),
             discarding: None,
+            scanned: 0,
             max_line,
             eof: false,
             log: Vec::new(),
@@ -131,7 +134,8 @@ impl StdoutReader {
     pub async fn next_line(&mut self, timeout: Duration) -> ReadEvent {
         let until = Instant::now() + timeout;
         loop {
-            if let Some(pos) = self.pending.iter().position(|&b| b == b'\n') {
+            if let Some(pos) = self.pending[self.scanned..].iter().position(|&b| b == b'\n').map(|p| p + self.scanned) {
+                self.scanned = 0;
                 let mut line: Vec<u8> = self.pending.drain(..=pos).collect();
                 line.pop();
                 if let Some(skipped) = self.discarding.take() {
@@ -145,16 +149,19 @@ impl StdoutReader {
                 };
                 return ReadEvent::Line { bytes: line, ending };
             }
+            self.scanned = self.pending.len();
             if self.pending.len() > self.max_line {
                 let n = self.pending.len();
                 self.pending.clear();
+                self.scanned = 0;
                 self.discarding = Some(self.discarding.unwrap_or(0) + n);
             }
             match self.fill(until).await {
                 Fill::Data => {}
                 Fill::Eof => {
+                    self.scanned = 0;
                     if let Some(skipped) = self.discarding.take() {
-                        return ReadEvent::TooLong { len: skipped + self.pending.len() };
+                        return ReadEvent::TooLong { len: skipped + std::mem::take(&mut self.pending).len() };
                     }
                     return ReadEvent::Eof { partial: std::mem::take(&mut self.pending) };
                 }
@@ -167,7 +174,7 @@ impl StdoutReader {
     pub async fn to_eof(&mut self, timeout: Duration, cap: usize) -> ToEof {
         let until = Instant::now() + timeout;
         let mut dropped = 0u64;
-        let mut bytes = std::mem::take(&mut self.pending);
+        let mut bytes = self.take_pending();
         loop {
             if bytes.len() > cap {
                 dropped += (bytes.len() - cap) as u64;
@@ -183,6 +190,7 @@ impl StdoutReader {
 
     /// Takes the bytes read but not yet consumed.
     pub(crate) fn take_pending(&mut self) -> Vec<u8> {
+        self.scanned = 0;
         std::mem::take(&mut self.pending)
     }
 
@@ -190,7 +198,7 @@ impl StdoutReader {
     pub(crate) async fn wait_eof(&mut self, window: Duration) -> bool {
         let until = Instant::now() + window;
         loop {
-            self.pending.clear();
+            self.take_pending();
             match self.fill(until).await {
                 Fill::Data => {}
                 Fill::Eof => return true,

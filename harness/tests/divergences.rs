@@ -1,0 +1,150 @@
+//! Every wire-fidelity divergence a profile encodes is observed on the wire
+//! (or in the checks it changes) by a test here. The bytes are recorded with
+//! `tee` in front of the mock plugin, so they are exactly what a plugin
+//! receives, not what proctor thinks it sends.
+
+mod common;
+
+use std::path::Path;
+
+use common::{certify_json, proctor, results};
+use proctor_conformance::protocol::DIVERGENCES;
+
+/// Certifies a `tee`-recorded mock plugin under one profile; returns every
+/// request or stream the plugin received, in order, and the report.
+fn recorded(protocol: &str, role: Option<&str>, profile: &str, mock_flags: &[&str]) -> (Vec<String>, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut certify = vec!["--protocol", protocol, "--profile", profile];
+    let mut mock = format!("--protocol {protocol}");
+    if let Some(role) = role {
+        certify.extend(["--role", role]);
+        mock.push_str(&format!(" --role {role}"));
+    }
+    for f in mock_flags {
+        mock.push(' ');
+        mock.push_str(f);
+    }
+    let script = format!("f=\"$0/$(date +%s%N)\"; tee \"$f\" | exec \"$1\" mock-plugin {mock}");
+    let plugin = vec!["sh".to_string(), "-c".into(), script, dir.path().display().to_string(), proctor().to_string()];
+    let (_, report, _) = certify_json(&certify, &plugin);
+    (read_all(dir.path()), report)
+}
+
+fn read_all(dir: &Path) -> Vec<String> {
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).collect();
+    files.sort();
+    files.iter().map(|f| String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned()).collect()
+}
+
+fn check_ids(report: &serde_json::Value, profile: &str) -> Vec<String> {
+    report["checks"].as_array().unwrap().iter().filter(|c| c["profile"] == profile).map(|c| c["id"].as_str().unwrap().to_string()).collect()
+}
+
+fn observe(id: &str) {
+    match id {
+        "promptkit.hook-payload-pascal-case" => {
+            let (pk, _) = recorded("promptkit-exec", Some("tool-hook"), "promptkit@86d9f36", &[]);
+            let (doc, _) = recorded("promptkit-exec", Some("tool-hook"), "documented", &[]);
+            assert!(pk[0].contains(r#""request":{"Name":"db_query","Args":"#) && pk[0].contains(r#""CallID":"#), "{}", pk[0]);
+            assert!(doc[0].contains(r#""request":{"name":"db_query","args":"#), "{}", doc[0]);
+        }
+        "promptkit.oneshot-no-trailing-newline" => {
+            let (pk, _) = recorded("promptkit-exec", Some("tool"), "promptkit@86d9f36", &[]);
+            let (doc, _) = recorded("promptkit-exec", Some("tool"), "documented", &[]);
+            assert!(!pk[0].ends_with('\n') && doc[0].ends_with('\n'), "{:?} / {:?}", pk[0], doc[0]);
+        }
+        "promptkit.go-html-escaping" => {
+            let (pk, _) = recorded("promptkit-exec", Some("eval"), "promptkit@86d9f36", &[]);
+            let (doc, _) = recorded("promptkit-exec", Some("eval"), "documented", &[]);
+            assert!(pk[0].contains(r"\u003corder #42\u003e \u0026 more") && !pk[0].contains('<'), "{}", pk[0]);
+            assert!(doc[0].contains("<order #42> & more"), "{}", doc[0]);
+        }
+        "promptkit.eval-context-omits-empty" => {
+            let (pk, _) = recorded("promptkit-exec", Some("eval"), "promptkit@86d9f36", &[]);
+            let (doc, _) = recorded("promptkit-exec", Some("eval"), "documented", &[]);
+            assert!(!pk[0].contains("tool_calls") && pk[0].contains(r#""turn_index":1"#), "{}", pk[0]);
+            assert!(doc[0].contains(r#""tool_calls":[]"#) && doc[0].contains(r#""variables":{}"#), "{}", doc[0]);
+        }
+        "promptkit.eval-hook-no-passed" => {
+            let (pk, _) = recorded("promptkit-exec", Some("eval-hook"), "promptkit@86d9f36", &[]);
+            let (doc, _) = recorded("promptkit-exec", Some("eval-hook"), "documented", &[]);
+            assert!(!pk[0].contains("passed") && doc[0].contains(r#""passed":true"#), "{} / {}", pk[0], doc[0]);
+        }
+        "promptkit.session-hook-stdout-ignored" => {
+            let (_, pk) = recorded("promptkit-exec", Some("session-hook"), "promptkit@86d9f36", &["--fault", "no-ack"]);
+            let (_, doc) = recorded("promptkit-exec", Some("session-hook"), "documented", &["--fault", "no-ack"]);
+            assert!(!check_ids(&pk, "promptkit@86d9f36").contains(&"HOOK-OBSERVE-ACK".to_string()));
+            assert!(results(&doc, "HOOK-OBSERVE-ACK").iter().all(|c| c["status"] == "warn"));
+            assert_eq!(pk["verdict"], "conformant");
+        }
+        "promptkit.server-request-field-order" => {
+            let (pk, _) = recorded("promptkit-server", None, "promptkit@86d9f36", &[]);
+            let (doc, _) = recorded("promptkit-server", None, "documented", &[]);
+            let first = pk[0].lines().next().unwrap();
+            assert!(first.starts_with(r#"{"jsonrpc":"2.0","method":"execute","params":{"args":"#) && first.ends_with(r#","id":1}"#), "{first}");
+            assert!(doc[0].starts_with(r#"{"jsonrpc":"2.0","id":1,"method":"execute""#), "{}", doc[0]);
+        }
+        "promptkit.server-line-limit-10mib" => {
+            let (_, pk) = recorded("promptkit-server", None, "promptkit@86d9f36", &["--fault", "huge-line"]);
+            let (_, doc) = recorded("promptkit-server", None, "documented", &[]);
+            assert!(results(&pk, "FRAMING-LINE-SIZE").iter().all(|c| c["status"] == "pass"), "1.5 MiB fits in 10 MiB");
+            assert!(!results(&pk, "FRAMING-LINE-SIZE").is_empty());
+            assert!(results(&doc, "FRAMING-LINE-SIZE").is_empty(), "the documents set no limit");
+        }
+        "picoclaw.runtime-event-notification" => {
+            let (rt, _) = recorded("picoclaw-hook", None, "picoclaw@cf67dd3", &[]);
+            let (doc, _) = recorded("picoclaw-hook", None, "documented", &[]);
+            assert!(rt[0].contains(r#""method":"hook.runtime_event","params":{"id":"evt-1","kind":"agent.tool.exec_start""#), "{}", rt[0]);
+            assert!(doc[0].contains(r#""method":"hook.event","params":{"Kind":"tool_exec_start""#), "{}", doc[0]);
+        }
+        "picoclaw.go-html-escaping" => {
+            let (rt, _) = recorded("picoclaw-hook", None, "picoclaw@cf67dd3", &[]);
+            assert!(rt[0].contains(r"list the files \u003chere\u003e \u0026 there"), "{}", rt[0]);
+        }
+        "picoclaw.no-channel-chat-id" => {
+            let (rt, _) = recorded("picoclaw-hook", None, "picoclaw@cf67dd3", &[]);
+            let (doc, _) = recorded("picoclaw-hook", None, "documented", &[]);
+            assert!(!rt[0].contains("chat_id") && rt[0].contains(r#""TracePath":"turn.tool.before","Source":"runTurn""#), "{}", rt[0]);
+            assert!(doc[0].contains(r#""channel":"cli","chat_id":"chat-1""#), "{}", doc[0]);
+        }
+        "picoclaw.after-llm-tool-calls-bare" => {
+            let (rt, _) = recorded("picoclaw-hook", None, "picoclaw@cf67dd3", &[]);
+            let after = rt[0].lines().find(|l| l.contains("hook.after_llm")).unwrap();
+            assert!(after.contains(r#""tool_calls":[{"id":"tc-1"}]"#), "{after}");
+        }
+        "picoclaw.nested-after-modify" => {
+            let (_, rt) = recorded("picoclaw-hook", None, "picoclaw@cf67dd3", &["--decision", "modify", "--fault", "modify-flat"]);
+            let (_, doc) = recorded("picoclaw-hook", None, "documented", &["--decision", "modify", "--fault", "modify-flat"]);
+            assert!(results(&rt, "PICOCLAW-MODIFY-PAYLOAD").iter().any(|c| c["status"] == "fail"));
+            let (_, rt_ok) = recorded("picoclaw-hook", None, "picoclaw@cf67dd3", &["--decision", "modify"]);
+            assert!(results(&rt_ok, "PICOCLAW-MODIFY-PAYLOAD").iter().all(|c| c["status"] == "pass"));
+            // A flat after_tool payload is fine by the document; the flat
+            // before_tool call (no tool name) fails under both.
+            let doc_msgs: Vec<_> = results(&doc, "PICOCLAW-MODIFY-PAYLOAD").iter().map(|c| c["message"].to_string()).collect();
+            assert!(doc_msgs.iter().all(|m| !m.contains("result.result")), "{doc_msgs:?}");
+        }
+        "picoclaw.line-limit-1mib" => {
+            let (_, rt) = recorded("picoclaw-hook", None, "picoclaw@cf67dd3", &["--fault", "huge-line"]);
+            let (_, doc) = recorded("picoclaw-hook", None, "documented", &["--fault", "huge-line"]);
+            assert!(results(&rt, "FRAMING-LINE-SIZE").iter().any(|c| c["status"] == "fail"));
+            assert!(results(&doc, "FRAMING-LINE-SIZE").is_empty());
+        }
+        "runok.request-no-trailing-newline" => {
+            let (rt, _) = recorded("runok-extension", None, "runok@0.3.1", &[]);
+            let (doc, _) = recorded("runok-extension", None, "documented", &[]);
+            assert!(!rt[0].ends_with('\n') && doc[0].ends_with('\n'));
+        }
+        "runok.request-keys-sorted" => {
+            let (rt, _) = recorded("runok-extension", None, "runok@0.3.1", &[]);
+            assert!(rt[0].starts_with(r#"{"id":1,"jsonrpc":"2.0","method":"validateCommand","params":{"args":["#), "{}", rt[0]);
+        }
+        other => panic!("divergence {other} has no wire test: add one to harness/tests/divergences.rs"),
+    }
+}
+
+#[test]
+fn every_divergence_is_observed_on_the_wire() {
+    for d in DIVERGENCES {
+        observe(d.id);
+    }
+}
