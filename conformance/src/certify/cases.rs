@@ -23,6 +23,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::semantics::Decision;
+use crate::protocol::{Family, Role, picoclaw_hook, promptkit_exec};
 
 /// A cases file.
 #[derive(Debug, Clone, Deserialize)]
@@ -134,6 +135,52 @@ impl CasesFile {
     }
 }
 
+impl CasesFile {
+    /// Checks that every case addresses something the plugin takes part in:
+    /// a phase of its PromptKit hook role, a method of its PicoClaw modes.
+    pub fn check_applicable(&self, family: Family, roles: &[Role], path: &Path) -> Result<(), CasesError> {
+        let invalid = |case: &Case, problem: String| CasesError::Invalid { path: path.to_path_buf(), case: case.name.clone(), problem };
+        for case in &self.cases {
+            match family {
+                Family::PicoclawHook => {
+                    let allowed = picoclaw_hook::methods(roles);
+                    match case.method.as_deref() {
+                        Some(m) if allowed.contains(&m) => {}
+                        Some(m) => return Err(invalid(case, format!("method `{m}` is not sent to a hook with modes {}; use one of: {}", names(roles), allowed.join(", ")))),
+                        None => return Err(invalid(case, format!("PicoClaw cases need `method:`, one of: {}", allowed.join(", ")))),
+                    }
+                    if case.phase.is_some() {
+                        return Err(invalid(case, "`phase` is for PromptKit hooks; PicoClaw cases use `method`".into()));
+                    }
+                }
+                Family::PromptkitExec => {
+                    let role = roles.first().copied().unwrap_or(Role::Tool);
+                    let phases = promptkit_exec::phases(role);
+                    match (case.phase.as_deref(), phases.is_empty()) {
+                        (None, _) => {}
+                        (Some(p), false) if phases.contains(&p) => {}
+                        (Some(p), true) => return Err(invalid(case, format!("a {role} has no phases; remove `phase: {p}`"))),
+                        (Some(p), false) => return Err(invalid(case, format!("`{p}` is not a {role} phase; use one of: {}", phases.join(", ")))),
+                    }
+                    if case.method.is_some() {
+                        return Err(invalid(case, "`method` is for PicoClaw cases; PromptKit hooks use `phase`".into()));
+                    }
+                }
+                _ => {
+                    if case.phase.is_some() || case.method.is_some() {
+                        return Err(invalid(case, format!("{family} has a single method; remove `phase`/`method`")));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn names(roles: &[Role]) -> String {
+    roles.iter().map(|r| r.name()).collect::<Vec<_>>().join(",")
+}
+
 impl Expect {
     /// What the case expects, for messages ("decision `deny`", "a score below 0.5").
     pub fn describe(&self) -> String {
@@ -191,6 +238,19 @@ mod tests {
         assert!(e.met_by(Some(&Decision::Score(0.2))));
         assert!(!e.met_by(Some(&Decision::Score(0.7))));
         assert!(!e.met_by(None));
+    }
+
+    #[test]
+    fn cases_must_address_the_plugins_methods_and_phases() {
+        let p = Path::new("c.yaml");
+        let pico = CasesFile::parse("cases:\n  - name: a\n    method: hook.approve_tool\n    expect: {decision: approved}\n", p).unwrap();
+        assert!(pico.check_applicable(Family::PicoclawHook, &[Role::Approve], p).is_ok());
+        let err = pico.check_applicable(Family::PicoclawHook, &[Role::ToolMode], p).unwrap_err().to_string();
+        assert!(err.contains("hook.before_tool, hook.after_tool"), "{err}");
+        let hook = CasesFile::parse("cases:\n  - name: a\n    phase: before_call\n    expect: {decision: deny}\n", p).unwrap();
+        assert!(hook.check_applicable(Family::PromptkitExec, &[Role::ProviderHook], p).is_ok());
+        assert!(hook.check_applicable(Family::PromptkitExec, &[Role::ToolHook], p).unwrap_err().to_string().contains("before_execution"));
+        assert!(hook.check_applicable(Family::RunokExtension, &[Role::Guard], p).is_err());
     }
 
     #[test]

@@ -252,19 +252,18 @@ fn judge_exchange(rec: &mut Recorder, family: Family, role: Role, profile: Profi
     }
     rec.pass("ROBUST-DEADLINE", evidence.clone());
 
-    match (c.answered_after.is_some() || c.exit.is_some(), c.exit, ex.shutdown.how) {
-        (_, Some(_), _) => rec.pass("LIFECYCLE-EXIT-ON-EOF", evidence.clone()),
-        (_, None, how) => {
-            let how = match how {
-                ShutdownHow::Killed => "it ignored SIGTERM and was killed",
-                _ => "proctor had to terminate it",
-            };
-            rec.fail(
-                "LIFECYCLE-EXIT-ON-EOF",
-                Failure::Timeout { phase: Phase::Shutdown, waited_ms: ex.shutdown_deadline.as_millis() as u64, last_bytes: format!("answered but did not exit; {how}") },
-                evidence.clone(),
-            );
-        }
+    if c.exit.is_some() {
+        rec.pass("LIFECYCLE-EXIT-ON-EOF", evidence.clone());
+    } else {
+        let how = match ex.shutdown.how {
+            ShutdownHow::Killed => "it ignored SIGTERM and was killed",
+            _ => "proctor had to terminate it",
+        };
+        rec.fail(
+            "LIFECYCLE-EXIT-ON-EOF",
+            Failure::Timeout { phase: Phase::Shutdown, waited_ms: ex.shutdown_deadline.as_millis() as u64, last_bytes: format!("answered but did not exit; {how}") },
+            evidence.clone(),
+        );
     }
     match &ex.shutdown.leftover {
         None => rec.pass("LIFECYCLE-NO-LEFTOVER", evidence.clone()),

@@ -6,7 +6,8 @@
 
 use serde_json::Value;
 
-use super::violation::{Violation, excerpt};
+use super::text::{decode, first_value, trailing};
+use super::violation::Violation;
 
 /// What a one-shot plugin's stdout held.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,57 +29,20 @@ impl Document {
 /// Classifies the whole of a one-shot plugin's stdout.
 pub fn read_document(bytes: &[u8]) -> Document {
     let mut violations = Vec::new();
-    let mut body = bytes;
-    if let Some(rest) = body.strip_prefix(b"\xEF\xBB\xBF") {
-        violations.push(Violation::Bom);
-        body = rest;
-    }
-    let text = match std::str::from_utf8(body) {
-        Ok(t) => std::borrow::Cow::Borrowed(t),
-        Err(e) => {
-            violations.push(Violation::NotUtf8 { offset: e.valid_up_to() + (bytes.len() - body.len()) });
-            String::from_utf8_lossy(body)
-        }
-    };
+    let (text, base) = decode(bytes, &mut violations);
     if text.trim().is_empty() {
         violations.push(Violation::Empty);
         return Document { value: None, violations };
     }
-    let base = bytes.len() - body.len();
-    let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
-    let value = match stream.next() {
-        Some(Ok(v)) => Some(v),
-        Some(Err(e)) if e.is_eof() => {
-            violations.push(Violation::Truncated { excerpt: excerpt(text.as_bytes(), 0) });
-            None
-        }
-        Some(Err(e)) => {
-            let offset = offset_of(&text, e.line(), e.column());
-            violations.push(Violation::Garbage { offset: base + offset, excerpt: excerpt(text.as_bytes(), offset) });
-            None
-        }
-        None => None,
+    let Some((value, end)) = first_value(&text, base, &mut violations) else {
+        return Document { value: None, violations };
     };
-    if value.is_some() {
-        let end = stream.byte_offset();
-        let doc = text[..end].trim();
-        let lines = doc.lines().count();
-        if lines > 1 {
-            violations.push(Violation::MultiLine { lines });
-        }
-        let rest = &text[end..];
-        if let Some(skip) = rest.find(|c: char| !c.is_whitespace()) {
-            let offset = end + skip;
-            violations.push(Violation::TrailingData { offset: base + offset, excerpt: excerpt(text.as_bytes(), offset) });
-        }
+    let lines = text[..end].trim().lines().count();
+    if lines > 1 {
+        violations.push(Violation::MultiLine { lines });
     }
-    Document { value, violations }
-}
-
-/// Byte offset of a 1-based (line, column) position reported by serde_json.
-pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    (line_start + column.saturating_sub(1)).min(text.len())
+    trailing(&text, end, base, &mut violations);
+    Document { value: Some(value), violations }
 }
 
 #[cfg(test)]

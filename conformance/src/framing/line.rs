@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::document::offset_of;
-use super::violation::{Violation, excerpt};
+use super::text::{decode, first_value, trailing};
+use super::violation::Violation;
 use crate::transport::LineEnding;
 
 /// What one stdout line held.
@@ -29,48 +29,20 @@ pub fn read_line(bytes: &[u8], ending: LineEnding) -> Line {
     if ending == LineEnding::CrLf {
         violations.push(Violation::CrLf);
     }
-    let mut body = bytes;
-    if let Some(rest) = body.strip_prefix(b"\xEF\xBB\xBF") {
-        violations.push(Violation::Bom);
-        body = rest;
-    }
-    let text = match std::str::from_utf8(body) {
-        Ok(t) => std::borrow::Cow::Borrowed(t),
-        Err(e) => {
-            violations.push(Violation::NotUtf8 { offset: e.valid_up_to() + (bytes.len() - body.len()) });
-            String::from_utf8_lossy(body)
-        }
-    };
+    let (text, base) = decode(bytes, &mut violations);
     if text.trim().is_empty() {
         violations.push(Violation::BlankLine);
         return Line { value: None, violations };
     }
-    let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
-    let value = match stream.next() {
-        Some(Ok(v)) => {
-            let end = stream.byte_offset();
-            if let Some(skip) = text[end..].find(|c: char| !c.is_whitespace()) {
-                violations.push(Violation::TrailingData { offset: end + skip, excerpt: excerpt(text.as_bytes(), end + skip) });
-            }
-            if v.is_object() {
-                Some(v)
-            } else {
-                violations.push(Violation::NotAnObject { found: json_type(&v) });
-                None
-            }
-        }
-        Some(Err(e)) if e.is_eof() => {
-            violations.push(Violation::Truncated { excerpt: excerpt(text.as_bytes(), 0) });
-            None
-        }
-        Some(Err(e)) => {
-            let offset = offset_of(&text, e.line(), e.column());
-            violations.push(Violation::Garbage { offset, excerpt: excerpt(text.as_bytes(), offset) });
-            None
-        }
-        None => None,
+    let Some((value, end)) = first_value(&text, base, &mut violations) else {
+        return Line { value: None, violations };
     };
-    Line { value, violations }
+    trailing(&text, end, base, &mut violations);
+    if !value.is_object() {
+        violations.push(Violation::NotAnObject { found: json_type(&value) });
+        return Line { value: None, violations };
+    }
+    Line { value: Some(value), violations }
 }
 
 /// The JSON type name of a value, as JSON calls it.

@@ -8,6 +8,7 @@
 mod document;
 mod jsonrpc;
 mod line;
+mod text;
 mod violation;
 
 pub use document::{Document, read_document};

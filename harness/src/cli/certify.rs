@@ -22,6 +22,9 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         args.profiles.iter().map(|p| Profile::parse(family, p).map_err(|e| UsageError(e.to_string()))).collect::<Result<_, _>>()?
     };
     let cases = args.cases.as_deref().map(CasesFile::load).transpose().map_err(|e| UsageError(e.to_string()))?;
+    if let (Some(cases), Some(path)) = (&cases, &args.cases) {
+        cases.check_applicable(family, &roles, path).map_err(|e| UsageError(e.to_string()))?;
+    }
     if args.timeout_ms == 0 {
         return Err(UsageError("--timeout-ms must be at least 1".into()).into());
     }
