@@ -8,6 +8,8 @@
 //!   profiles (documented vs each runtime as implemented).
 //! - [`check`]: the check catalogue (stable ids, levels, spec references,
 //!   hints) and typed outcomes with their evidence.
+//! - [`client`]: the runtime's end of a plugin conversation (one-shot and
+//!   JSON-RPC), shared by certification and the reference pipelines.
 //! - [`certify`]: run the probes of a family against a plugin and produce a
 //!   [`certify::Report`].
 
@@ -15,6 +17,7 @@
 
 pub mod certify;
 pub mod check;
+pub mod client;
 pub mod framing;
 pub mod protocol;
 pub mod transport;

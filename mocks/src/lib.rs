@@ -1,6 +1,7 @@
 //! Scripted peers for proctor: the parties a plugin talks to, or the plugin
 //! itself, played on cue.
 //!
+//! - [`provider`]: the scripted LLM provider (in process).
 //! - [`plugin`]: the mock plugin. It speaks every protocol family proctor
 //!   certifies, well-behaved by default, and misbehaves on request through
 //!   named faults, so each conformance check can be shown to bite.
@@ -12,3 +13,4 @@
 #![deny(unsafe_code)]
 
 pub mod plugin;
+pub mod provider;

@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 use crate::check::{Evidence, Failure};
 use crate::framing::{Document, ReplyBody, parse_envelope, read_document};
 use crate::protocol::{Family, Profile, Role, promptkit_exec, runok_extension, wire};
-use crate::transport::{Collected, PluginProcess, Phase, Shutdown, ShutdownHow};
+use crate::client::{OneShotReply, one_shot};
+use crate::transport::{Phase, ShutdownHow};
 
 use super::cases::Case;
 use super::recorder::Recorder;
@@ -14,8 +15,14 @@ use super::semantics::{Asked, Decision, judge};
 use super::session::check_envelope;
 use super::{CertifyError, Options};
 
-/// Most stdout proctor keeps from a one-shot plugin.
-const STDOUT_CAP: usize = 16 * 1024 * 1024;
+/// What every judgement of one run needs to know.
+#[derive(Clone, Copy)]
+struct Ctx {
+    family: Family,
+    role: Role,
+    profile: Profile,
+    shutdown_ms: u64,
+}
 
 /// One request to send: the documented form and the phase it belongs to.
 struct Probe {
@@ -24,31 +31,15 @@ struct Probe {
 }
 
 /// One spawn-write-read-exit round trip.
-struct Exchange {
-    sent: Vec<u8>,
-    collected: Collected,
-    shutdown: Shutdown,
-    stderr: String,
-    write_error: Option<String>,
-    /// How long proctor waited for the answer.
-    waited: std::time::Duration,
-    /// How long it then waited for the exit.
-    shutdown_deadline: std::time::Duration,
-}
+type Exchange = OneShotReply;
 
-impl Exchange {
-    fn evidence(&self) -> Evidence {
-        let mut received = self.collected.bytes.clone();
-        if self.collected.dropped > 0 {
-            received.extend_from_slice(format!("[… {} more bytes dropped]", self.collected.dropped).as_bytes());
-        }
-        Evidence::exchange(&self.sent, &received).with_stderr(self.stderr.clone())
+/// Evidence of an exchange: both directions and the stderr tail.
+fn evidence_of(ex: &Exchange) -> Evidence {
+    let mut received = ex.collected.bytes.clone();
+    if ex.collected.dropped > 0 {
+        received.extend_from_slice(format!("[… {} more bytes dropped]", ex.collected.dropped).as_bytes());
     }
-
-    /// Whether the plugin answered (or, for an eval hook, finished) in time.
-    fn finished(&self) -> bool {
-        self.collected.answered_after.is_some() || self.collected.exit.is_some()
-    }
+    Evidence::exchange(&ex.sent, &received).with_stderr(ex.stderr.clone())
 }
 
 pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::CheckResult>, CertifyError> {
@@ -59,13 +50,14 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::C
         not_in_profile.push("HOOK-OBSERVE-ACK");
     }
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
+    let ctx = Ctx { family, role, profile, shutdown_ms: opts.deadlines.shutdown.as_millis() as u64 };
     let probes = probes(family, role);
     let mut first: Option<(Probe, Option<Decision>, bool)> = None;
     for probe in probes {
         (opts.progress)(&format!("{profile}: {}", label(&probe)));
         let bytes = render(family, role, profile, &probe, profile.oneshot_trailing_newline());
         let ex = exchange(opts, bytes).await?;
-        let (decision, readable) = judge_exchange(&mut rec, family, role, profile, &probe, &ex);
+        let (decision, readable) = judge_exchange(&mut rec, &ctx, &probe, &ex);
         if first.is_none() {
             first = Some((probe, decision, readable));
         }
@@ -82,10 +74,10 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::C
         (opts.progress)(&format!("{profile}: the same request with the other line ending"));
         let newline = !profile.oneshot_trailing_newline();
         let ex = exchange(opts, render(family, role, profile, &probe, newline)).await?;
-        let (other, other_readable) = outcome_of(family, role, profile, &probe, &ex);
+        let (other, other_readable) = outcome_of(&ctx, &probe, &ex);
         let describe = |nl: bool| if nl { "with a trailing newline" } else { "without a trailing newline" };
         if (other_readable, &other) == (readable, &decision) {
-            rec.pass("LIFECYCLE-READS-TO-EOF", ex.evidence());
+            rec.pass("LIFECYCLE-READS-TO-EOF", evidence_of(&ex));
         } else {
             let show = |r: bool, d: &Option<Decision>| if r { d.as_ref().map_or("an answer".into(), |d| format!("`{d}`")) } else { "no readable answer".to_string() };
             rec.fail(
@@ -95,7 +87,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::C
                     expected: format!("the same answer as {} ({})", describe(!newline), show(readable, &decision)),
                     actual: format!("{} {}", show(other_readable, &other), describe(newline)),
                 },
-                ex.evidence(),
+                evidence_of(&ex),
             );
         }
     }
@@ -104,24 +96,25 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::C
         (opts.progress)(&format!("{profile}: a request with fields the plugin does not know"));
         let extended = Probe { phase: probe.phase.clone(), documented: with_unknown_fields(family, role, &probe.documented) };
         let ex = exchange(opts, render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
-        let (got, got_readable) = outcome_of(family, role, profile, &extended, &ex);
+        let (got, got_readable) = outcome_of(&ctx, &extended, &ex);
         if (got_readable, &got) == (readable, &decision) {
-            rec.pass("ROBUST-UNKNOWN-FIELDS", ex.evidence());
+            rec.pass("ROBUST-UNKNOWN-FIELDS", evidence_of(&ex));
         } else {
             let shown = |d: &Option<Decision>| d.as_ref().map_or("no decision".to_string(), |d| d.to_string());
             rec.fail(
                 "ROBUST-UNKNOWN-FIELDS",
                 Failure::Mismatch { path: "$.x_proctor_future".into(), expected: format!("ignored (answer `{}` as without it)", shown(&decision)), actual: format!("answer `{}`", shown(&got)) },
-                ex.evidence(),
+                evidence_of(&ex),
             );
         }
     }
 
-    run_cases(opts, &mut rec, family, role, profile).await?;
+    run_cases(opts, &mut rec, &ctx).await?;
     Ok(rec.finish())
 }
 
-async fn run_cases(opts: &Options, rec: &mut Recorder, family: Family, role: Role, profile: Profile) -> Result<(), CertifyError> {
+async fn run_cases(opts: &Options, rec: &mut Recorder, ctx: &Ctx) -> Result<(), CertifyError> {
+    let Ctx { family, role, profile, .. } = *ctx;
     let Some(cases) = &opts.cases else {
         rec.skip("CASE-DECISION", "no --cases file given");
         return Ok(());
@@ -130,9 +123,9 @@ async fn run_cases(opts: &Options, rec: &mut Recorder, family: Family, role: Rol
         (opts.progress)(&format!("{profile}: case `{}`", case.name));
         let probe = case_probe(family, role, case);
         let ex = exchange(opts, render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
-        let (decision, _) = outcome_of(family, role, profile, &probe, &ex);
+        let (decision, _) = outcome_of(&ctx, &probe, &ex);
         let outcome = case.expect.judge(decision.as_ref());
-        rec.case(&case.name, outcome, ex.evidence());
+        rec.case(&case.name, outcome, evidence_of(&ex));
     }
     Ok(())
 }
@@ -209,37 +202,22 @@ fn with_unknown_fields(family: Family, role: Role, documented: &Value) -> Value 
     v
 }
 
-/// Whether `bytes` already hold one complete JSON value.
-fn complete(bytes: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(bytes);
-    let text = text.trim_start_matches('\u{feff}');
-    matches!(serde_json::Deserializer::from_str(text).into_iter::<Value>().next(), Some(Ok(_)))
-}
-
 async fn exchange(opts: &Options, sent: Vec<u8>) -> Result<Exchange, CertifyError> {
-    let deadlines = opts.deadlines;
-    let mut process = PluginProcess::spawn(&opts.command, deadlines).map_err(CertifyError::Spawn)?;
-    let write_error = process.write(&sent, deadlines.request).await.err().map(|e| e.to_string());
-    process.close_stdin();
-    let start = std::time::Instant::now();
-    let collected = process.collect_answer(deadlines.request, STDOUT_CAP, complete).await;
-    let waited = start.elapsed();
-    let stderr = process.stderr().text();
-    let shutdown = process.shutdown().await;
-    Ok(Exchange { sent, collected, shutdown, stderr, write_error, waited, shutdown_deadline: deadlines.shutdown })
+    one_shot(&opts.command, opts.deadlines, sent).await.map_err(CertifyError::Spawn)
 }
 
 /// The decision the runtime would take, and whether the answer was readable.
 /// An unreadable answer gets the runtime's fallback decision.
-fn outcome_of(family: Family, role: Role, profile: Profile, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
-    let mut scratch = Recorder::new(family, &[role], profile, &[]);
-    judge_exchange(&mut scratch, family, role, profile, probe, ex)
+fn outcome_of(ctx: &Ctx, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
+    let mut scratch = Recorder::new(ctx.family, &[ctx.role], ctx.profile, &[]);
+    judge_exchange(&mut scratch, ctx, probe, ex)
 }
 
 /// Records everything one exchange decides; returns the decision and
 /// whether the answer was readable by the runtime.
-fn judge_exchange(rec: &mut Recorder, family: Family, role: Role, profile: Profile, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
-    let evidence = ex.evidence();
+fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
+    let Ctx { family, role, profile, shutdown_ms } = *ctx;
+    let evidence = evidence_of(&ex);
     let c = &ex.collected;
     if !ex.finished() {
         let mut last = c.bytes.clone();
@@ -261,7 +239,7 @@ fn judge_exchange(rec: &mut Recorder, family: Family, role: Role, profile: Profi
         };
         rec.fail(
             "LIFECYCLE-EXIT-ON-EOF",
-            Failure::Timeout { phase: Phase::Shutdown, waited_ms: ex.shutdown_deadline.as_millis() as u64, last_bytes: format!("answered but did not exit; {how}") },
+            Failure::Timeout { phase: Phase::Shutdown, waited_ms: shutdown_ms, last_bytes: format!("answered but did not exit; {how}") },
             evidence.clone(),
         );
     }

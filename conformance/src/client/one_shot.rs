@@ -1,0 +1,54 @@
+//! One request per process: spawn, write, close stdin, read to EOF, wait.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::transport::{Collected, Deadlines, PluginCommand, PluginProcess, Shutdown, SpawnError};
+
+/// Most stdout kept from a one-shot plugin.
+const STDOUT_CAP: usize = 16 * 1024 * 1024;
+
+/// Everything one one-shot invocation produced.
+#[derive(Debug, Clone)]
+pub struct OneShotReply {
+    /// What was written to stdin.
+    pub sent: Vec<u8>,
+    /// stdout, the exit, and when the answer was complete.
+    pub collected: Collected,
+    /// How the process ended and what it left behind.
+    pub shutdown: Shutdown,
+    /// The stderr tail.
+    pub stderr: String,
+    /// Why the request could not be written completely, if it could not.
+    pub write_error: Option<String>,
+    /// Time from the write to the end of collection.
+    pub waited: Duration,
+}
+
+impl OneShotReply {
+    /// Whether the plugin answered (or at least exited) within the deadline.
+    pub fn finished(&self) -> bool {
+        self.collected.answered_after.is_some() || self.collected.exit.is_some()
+    }
+}
+
+/// Whether `bytes` already hold one complete JSON value (BOM tolerated).
+fn complete(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim_start_matches('\u{feff}');
+    matches!(serde_json::Deserializer::from_str(text).into_iter::<Value>().next(), Some(Ok(_)))
+}
+
+/// Runs `command` once with `request` on stdin.
+pub async fn one_shot(command: &PluginCommand, deadlines: Deadlines, request: Vec<u8>) -> Result<OneShotReply, SpawnError> {
+    let mut process = PluginProcess::spawn(command, deadlines)?;
+    let write_error = process.write(&request, deadlines.request).await.err().map(|e| e.to_string());
+    process.close_stdin();
+    let start = Instant::now();
+    let collected = process.collect_answer(deadlines.request, STDOUT_CAP, complete).await;
+    let waited = start.elapsed();
+    let stderr = process.stderr().text();
+    let shutdown = process.shutdown().await;
+    Ok(OneShotReply { sent: request, collected, shutdown, stderr, write_error, waited })
+}

@@ -1,0 +1,114 @@
+//! A long-lived line-delimited JSON-RPC plugin, as a runtime drives it:
+//! integer ids, replies matched by id, lines that are not replies skipped.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+
+use crate::framing::{Id, parse_envelope, read_line};
+use crate::protocol::{Family, Profile, jsonrpc, wire};
+use crate::transport::{Deadlines, ExitOutcome, PluginCommand, PluginProcess, ReadEvent, Shutdown, SpawnError};
+
+/// How a call ended.
+#[derive(Debug, Clone)]
+pub enum RpcOutcome {
+    /// The reply (the whole message) and its raw line.
+    Reply {
+        /// The reply message.
+        message: Value,
+        /// The line as written.
+        raw: Vec<u8>,
+    },
+    /// No reply in time.
+    Timeout,
+    /// stdout closed: the plugin is gone.
+    Closed(Option<ExitOutcome>),
+    /// The request could not be written.
+    WriteFailed(String),
+}
+
+/// A running JSON-RPC plugin.
+pub struct RpcClient {
+    process: PluginProcess,
+    family: Family,
+    profile: Profile,
+    next_id: u64,
+    /// Replies that arrived for other ids (out of order), kept for their callers.
+    early: BTreeMap<u64, (Value, Vec<u8>)>,
+    /// Every line the plugin wrote that was not a reply.
+    pub stray: Vec<Vec<u8>>,
+}
+
+impl RpcClient {
+    /// Starts the plugin.
+    pub fn start(command: &PluginCommand, deadlines: Deadlines, family: Family, profile: Profile) -> Result<Self, SpawnError> {
+        Ok(RpcClient { process: PluginProcess::spawn(command, deadlines)?, family, profile, next_id: 1, early: BTreeMap::new(), stray: Vec::new() })
+    }
+
+    /// The bytes of a request, as the profile's runtime writes them.
+    pub fn encode_request(&self, id: u64, method: &str, params: Value) -> Vec<u8> {
+        let mut bytes = wire::encode(&jsonrpc::request(self.family, self.profile, id, method, params), self.profile);
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// Sends a request and waits for the reply with its id.
+    pub async fn call(&mut self, method: &str, params: Value, timeout: Duration) -> (Vec<u8>, RpcOutcome) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let sent = self.encode_request(id, method, params);
+        if let Err(e) = self.process.write(&sent, timeout).await {
+            return (sent, RpcOutcome::WriteFailed(e.to_string()));
+        }
+        let outcome = self.await_reply(id, timeout).await;
+        (sent, outcome)
+    }
+
+    /// Sends a notification.
+    pub async fn notify(&mut self, method: &str, params: Value, timeout: Duration) -> (Vec<u8>, Result<(), String>) {
+        let mut sent = wire::encode(&jsonrpc::notification(method, params), self.profile);
+        sent.push(b'\n');
+        let result = self.process.write(&sent, timeout).await.map_err(|e| e.to_string());
+        (sent, result)
+    }
+
+    async fn await_reply(&mut self, id: u64, timeout: Duration) -> RpcOutcome {
+        if let Some((message, raw)) = self.early.remove(&id) {
+            return RpcOutcome::Reply { message, raw };
+        }
+        let until = Instant::now() + timeout;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.process.stdout.next_line(left).await {
+                ReadEvent::Line { bytes, ending } => {
+                    let Some(message) = read_line(&bytes, ending).value else {
+                        self.stray.push(bytes);
+                        continue;
+                    };
+                    match parse_envelope(&message).id {
+                        Id::Number(n) if n.as_u64() == Some(id) => return RpcOutcome::Reply { message, raw: bytes },
+                        Id::Number(n) if n.as_u64().is_some_and(|other| other > id) => {
+                            self.early.insert(n.as_u64().unwrap_or_default(), (message, bytes));
+                        }
+                        _ => self.stray.push(bytes),
+                    }
+                }
+                ReadEvent::TooLong { .. } => self.stray.push(b"[line too long]".to_vec()),
+                ReadEvent::Timeout { .. } => return RpcOutcome::Timeout,
+                ReadEvent::Eof { .. } => return RpcOutcome::Closed(self.process.wait_exit(Duration::from_millis(500)).await),
+            }
+        }
+    }
+
+    /// The stderr tail.
+    pub fn stderr(&self) -> String {
+        self.process.stderr().text()
+    }
+
+    /// Closes stdin and stops the plugin (shutdown deadline, then signals).
+    pub async fn close(self) -> Shutdown {
+        self.process.shutdown().await
+    }
+}

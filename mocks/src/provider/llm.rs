@@ -1,0 +1,213 @@
+//! The in-process provider: a runtime under simulation calls
+//! [`ScriptedLlm::complete`] where the real one would call a model.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::script::{LlmError, LlmRound, RoundMatch, ToolCall};
+
+/// One message of a conversation, in the provider-neutral shape the
+/// reference pipelines use.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LlmMessage {
+    /// system, user, assistant or tool.
+    pub role: String,
+    /// Text content.
+    pub content: String,
+    /// Tool calls (assistant messages).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ResolvedCall>,
+    /// The call a tool message answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
+/// A tool call with its id settled.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResolvedCall {
+    /// Call id.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Arguments.
+    pub arguments: Value,
+}
+
+impl LlmMessage {
+    /// A message with text only.
+    pub fn text(role: &str, content: impl Into<String>) -> Self {
+        LlmMessage { role: role.to_string(), content: content.into(), tool_calls: Vec::new(), tool_call_id: None }
+    }
+}
+
+/// What the runtime asks the provider.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LlmRequest {
+    /// The conversation so far.
+    pub messages: Vec<LlmMessage>,
+    /// Tool names offered.
+    pub tools: Vec<String>,
+}
+
+/// What the provider answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlmResponse {
+    /// An assistant message.
+    Reply {
+        /// Text.
+        text: String,
+        /// Tool calls, ids resolved.
+        tool_calls: Vec<ResolvedCall>,
+        /// The stream chunks, when streamed.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        chunks: Vec<String>,
+        /// Scripted delay.
+        #[serde(skip)]
+        delay_ms: u64,
+    },
+    /// A provider error.
+    Error {
+        /// Status.
+        status: u16,
+        /// Message.
+        message: String,
+    },
+}
+
+/// A call the script does not cover.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct ScriptMiss {
+    /// 1-based number of the call.
+    pub call: usize,
+    /// What went wrong, naming the nearest scripted round and the difference.
+    pub message: String,
+}
+
+/// The scripted provider.
+#[derive(Debug, Clone)]
+pub struct ScriptedLlm {
+    rounds: Vec<LlmRound>,
+    next: usize,
+}
+
+impl ScriptedLlm {
+    /// A provider answering from `rounds`.
+    pub fn new(rounds: Vec<LlmRound>) -> Self {
+        ScriptedLlm { rounds, next: 0 }
+    }
+
+    /// How many rounds were consumed.
+    pub fn used(&self) -> usize {
+        self.next
+    }
+
+    /// Rounds never asked for (a scenario that scripts more than happens is
+    /// usually wrong too).
+    pub fn unused(&self) -> usize {
+        self.rounds.len() - self.next
+    }
+
+    /// Answers the next call, or explains why the script does not cover it.
+    pub fn complete(&mut self, request: &LlmRequest) -> Result<LlmResponse, ScriptMiss> {
+        let call = self.next + 1;
+        let Some(round) = self.rounds.get(self.next) else {
+            let nearest = self.rounds.last().map_or("the script is empty".to_string(), |r| format!("the last scripted round is {}: {}", self.rounds.len(), summary(r)));
+            return Err(ScriptMiss { call, message: format!("LLM call {call} is not scripted ({nearest}); the request ended with {}", last(request)) });
+        };
+        if let LlmRound::Reply(reply) = round {
+            if let Some(when) = &reply.when {
+                if let Some(diff) = mismatch(when, request) {
+                    return Err(ScriptMiss { call, message: format!("LLM call {call} does not match round {call} ({}): {diff}", summary(round)) });
+                }
+            }
+        }
+        self.next += 1;
+        Ok(match round {
+            LlmRound::Reply(r) => LlmResponse::Reply {
+                text: if r.text.is_empty() { r.chunks.concat() } else { r.text.clone() },
+                tool_calls: r.tool_calls.iter().enumerate().map(|(i, c)| resolve(i, c)).collect(),
+                chunks: r.chunks.clone(),
+                delay_ms: r.delay_ms,
+            },
+            LlmRound::Error(LlmError { status, message }) => LlmResponse::Error { status: *status, message: message.clone() },
+        })
+    }
+}
+
+/// PromptKit's mock provider ids: `call_<index>_<name>`.
+fn resolve(i: usize, call: &ToolCall) -> ResolvedCall {
+    ResolvedCall {
+        id: call.id.clone().unwrap_or_else(|| format!("call_{i}_{}", call.name)),
+        name: call.name.clone(),
+        arguments: if call.arguments.is_null() { Value::Object(Default::default()) } else { call.arguments.clone() },
+    }
+}
+
+fn summary(round: &LlmRound) -> String {
+    match round {
+        LlmRound::Reply(r) if !r.tool_calls.is_empty() => {
+            format!("tool calls {}", r.tool_calls.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "))
+        }
+        LlmRound::Reply(r) => format!("text {:?}", if r.text.is_empty() { r.chunks.concat() } else { r.text.clone() }),
+        LlmRound::Error(e) => format!("error {} {:?}", e.status, e.message),
+    }
+}
+
+fn last(request: &LlmRequest) -> String {
+    request.messages.last().map_or("no messages".to_string(), |m| format!("a {} message {:?}", m.role, m.content))
+}
+
+fn mismatch(when: &RoundMatch, request: &LlmRequest) -> Option<String> {
+    let last_msg = request.messages.last();
+    if let Some(role) = &when.last_role {
+        if last_msg.map(|m| m.role.as_str()) != Some(role.as_str()) {
+            return Some(format!("expected the last message from {role}, the request ended with {}", last(request)));
+        }
+    }
+    if let Some(text) = &when.last_contains {
+        if !last_msg.is_some_and(|m| m.content.contains(text.as_str())) {
+            return Some(format!("expected the last message to contain {text:?}, the request ended with {}", last(request)));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::provider::LlmReply;
+
+    fn req(role: &str, text: &str) -> LlmRequest {
+        LlmRequest { messages: vec![LlmMessage::text(role, text)], tools: vec![] }
+    }
+
+    #[test]
+    fn answers_in_order_with_promptkit_call_ids() {
+        let mut llm = ScriptedLlm::new(vec![
+            LlmRound::Reply(LlmReply { tool_calls: vec![ToolCall { name: "bash".into(), arguments: json!({"command": "ls"}), id: None }], ..Default::default() }),
+            LlmRound::Reply(LlmReply { chunks: vec!["Hel".into(), "lo".into()], ..Default::default() }),
+        ]);
+        match llm.complete(&req("user", "hi")).unwrap() {
+            LlmResponse::Reply { tool_calls, .. } => assert_eq!(tool_calls[0].id, "call_0_bash"),
+            other => panic!("{other:?}"),
+        }
+        match llm.complete(&req("tool", "files")).unwrap() {
+            LlmResponse::Reply { text, .. } => assert_eq!(text, "Hello"),
+            other => panic!("{other:?}"),
+        }
+        let miss = llm.complete(&req("user", "more?")).unwrap_err();
+        assert!(miss.message.contains("LLM call 3 is not scripted") && miss.message.contains("text \"Hello\""), "{miss}");
+    }
+
+    #[test]
+    fn when_conditions_are_strict() {
+        let when = RoundMatch { last_role: Some("tool".into()), last_contains: None };
+        let mut llm = ScriptedLlm::new(vec![LlmRound::Reply(LlmReply { text: "ok".into(), when: Some(when), ..Default::default() })]);
+        let miss = llm.complete(&req("user", "hi")).unwrap_err();
+        assert!(miss.message.contains("expected the last message from tool"), "{miss}");
+    }
+}

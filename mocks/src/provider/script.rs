@@ -1,0 +1,73 @@
+//! The script of an LLM: one entry per call, in order, as a scenario writes it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One LLM call's scripted answer.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum LlmRound {
+    /// An answer: text and/or tool calls, optionally streamed.
+    Reply(LlmReply),
+    /// The provider fails.
+    Error(LlmError),
+}
+
+/// A scripted LLM answer.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LlmReply {
+    /// Assistant text.
+    #[serde(default)]
+    pub text: String,
+    /// Tool calls.
+    #[serde(default)]
+    pub tool_calls: Vec<ToolCall>,
+    /// Stream the text in these chunks (their concatenation must equal `text` when both are given).
+    #[serde(default)]
+    pub chunks: Vec<String>,
+    /// Delay before answering, in milliseconds.
+    #[serde(default)]
+    pub delay_ms: u64,
+    /// What the request for this round must contain; a mismatch fails the scenario.
+    #[serde(default)]
+    pub when: Option<RoundMatch>,
+}
+
+/// A scripted tool call.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolCall {
+    /// Tool name.
+    pub name: String,
+    /// Arguments (an object).
+    #[serde(default)]
+    pub arguments: Value,
+    /// Call id; default `call_<index>_<name>` (PromptKit's mock provider).
+    #[serde(default)]
+    pub id: Option<String>,
+}
+
+/// A scripted provider failure.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LlmError {
+    /// HTTP-like status (429, 500 …).
+    pub status: u16,
+    /// Error message.
+    pub message: String,
+}
+
+/// Conditions on the request an LLM round answers.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundMatch {
+    /// The last message's role (user, tool, assistant).
+    #[serde(default)]
+    pub last_role: Option<String>,
+    /// Text the last message must contain.
+    #[serde(default)]
+    pub last_contains: Option<String>,
+}
+
