@@ -2,6 +2,9 @@
 //! plugin protocols of LLM agent runtimes.
 //!
 //! - [`cli`]: the command line (`proctor certify`, `checks`, `mock-plugin`).
+//! - [`pipeline`]: each runtime's semantics, played against real plugins.
+//! - [`runner`]: run one scenario: transcript, summary, expectations.
+//! - [`scenario`]: the scenario format, loader and discovery.
 //! - [`report`]: one renderer per output format, all from the same report.
 //! - [`interrupt`]: kill every plugin when proctor itself is interrupted.
 //! - [`output`]: terminal colour decisions and atomic report files.
@@ -12,4 +15,7 @@
 pub mod cli;
 pub mod interrupt;
 pub mod output;
+pub mod pipeline;
 pub mod report;
+pub mod runner;
+pub mod scenario;

@@ -4,6 +4,7 @@
 mod certify;
 mod checks;
 mod mock_plugin;
+mod run;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,6 +26,8 @@ use crate::report::Format;
   proctor certify --protocol promptkit-exec --role tool-hook \\
       --cases examples/promptkit-exec/pii_tool_hook.cases.yaml -- python3 examples/promptkit-exec/pii_tool_hook.py
   proctor checks --protocol runok-extension
+  proctor run scenarios/runok
+  proctor schema > scenario.schema.json
 
 Exit codes: 0 conformant, 1 nonconformant, 2 usage or harness error.")]
 pub struct Cli {
@@ -48,6 +51,30 @@ enum Command {
     /// copes with a plugin that, say, never flushes, answers with the wrong
     /// id, or leaves a grandchild holding stdout.
     MockPlugin(MockPluginArgs),
+    /// Run scenario files (or folders of them) without cargo.
+    ///
+    /// Each scenario plays its runtime (runok today; PromptKit and PicoClaw
+    /// pipelines are in progress) against real plugin subprocesses and checks
+    /// its expectations. Snapshots are checked by `cargo test` only.
+    Run(RunArgs),
+    /// Print the JSON Schema of the scenario format (for editor completion).
+    Schema,
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// Scenario files or folders (default: scenarios/).
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Output format (text or json).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Scenarios run at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Do not show progress on stderr.
+    #[arg(long)]
+    no_progress: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -128,6 +155,11 @@ pub fn main() -> ExitCode {
         Command::Certify(args) => certify::run(args),
         Command::Checks(args) => checks::run(args),
         Command::MockPlugin(args) => mock_plugin::run(args),
+        Command::Run(args) => run::main(args),
+        Command::Schema => {
+            println!("{}", serde_json::to_string_pretty(&crate::scenario::schema()).unwrap_or_default());
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,83 @@
+//! `proctor run`: scenarios without cargo, in parallel, with the verdict as
+//! the exit code (2 when a scenario file is malformed).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use serde_json::json;
+
+use super::{RunArgs, UsageError};
+use crate::report::{Format, escape};
+use crate::runner::{RunEnv, RunResult, run};
+use crate::scenario::{discover, load};
+
+pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let paths = if args.paths.is_empty() { vec![PathBuf::from("scenarios")] } else { args.paths.clone() };
+    let files = discover(&paths).with_context(|| format!("cannot read {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")))?;
+    if files.is_empty() {
+        return Err(UsageError(format!("no scenario files (*.yaml) under {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))).into());
+    }
+    // Every file must load before anything runs: a malformed one is a usage error.
+    let mut scenarios = Vec::new();
+    for f in &files {
+        scenarios.push(load(f).map_err(|e| UsageError(e.to_string()))?);
+    }
+    let env = Arc::new(RunEnv { root: std::env::current_dir()?, mock_program: std::env::current_exe()? });
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let progress = std::io::stderr().is_terminal() && !args.no_progress;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let total = scenarios.len();
+    let results: Vec<RunResult> = runtime.block_on(async {
+        crate::interrupt::install();
+        let permits = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
+        let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut tasks = Vec::new();
+        for scenario in scenarios {
+            let (env, permits, done) = (env.clone(), permits.clone(), done.clone());
+            tasks.push(tokio::spawn(async move {
+                let _permit = permits.acquire_owned().await;
+                let result = run(&scenario, &env).await;
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                if progress {
+                    eprint!("\r\x1b[2K  {n}/{total} {}", escape(&scenario.id));
+                }
+                result
+            }));
+        }
+        let mut results = Vec::new();
+        for t in tasks {
+            if let Ok(r) = t.await {
+                results.push(r);
+            }
+        }
+        results
+    });
+    if progress {
+        eprint!("\r\x1b[2K");
+    }
+    let failed = results.iter().filter(|r| !r.passed()).count();
+    match args.format {
+        Format::Json => {
+            let out = json!({
+                "proctor_version": env!("CARGO_PKG_VERSION"),
+                "verdict": if failed == 0 { "pass" } else { "fail" },
+                "summary": {"passed": results.len() - failed, "failed": failed},
+                "scenarios": results.iter().map(|r| json!({"id": r.id, "status": if r.passed() { "pass" } else { "fail" }, "problems": r.problems, "summary": r.summary})).collect::<Vec<_>>(),
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        }
+        _ => {
+            for r in &results {
+                println!("{} {}", if r.passed() { "PASS" } else { "FAIL" }, escape(&r.id));
+                for p in &r.problems {
+                    println!("       {}", escape(p).replace('\n', "\n       "));
+                }
+            }
+            println!("\n{} passed, {} failed", results.len() - failed, failed);
+        }
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -1,0 +1,94 @@
+//! Reading a scenario file. Every error names the file, line and column and
+//! says what to write instead; nothing is silently defaulted.
+
+use std::path::{Path, PathBuf};
+
+use super::model::{PluginConfig, Runtime, Scenario, Turn};
+
+/// A scenario file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("cannot read scenario {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Malformed YAML or an unknown key (rendered with a snippet).
+    #[error("{0}")]
+    Syntax(String),
+    /// Well-formed but inconsistent.
+    #[error("{path}: {problem}\nhint: {hint}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+        /// What to do.
+        hint: String,
+    },
+}
+
+/// Reads and validates a scenario file.
+pub fn load(path: &Path) -> Result<Scenario, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read { path: path.to_path_buf(), source })?;
+    parse(&text, path)
+}
+
+/// Parses and validates scenario text (`path` names it in errors).
+pub fn parse(text: &str, path: &Path) -> Result<Scenario, LoadError> {
+    let name = path.display().to_string();
+    let scenario: Scenario = serde_saphyr::from_str(text).map_err(|e| {
+        LoadError::Syntax(format!(
+            "invalid scenario: {}\nhint: `proctor schema` prints the format; point your editor at it for completion",
+            e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) })
+        ))
+    })?;
+    validate(&scenario, path)?;
+    Ok(scenario)
+}
+
+fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
+    let invalid = |problem: String, hint: &str| Err(LoadError::Invalid { path: path.to_path_buf(), problem, hint: hint.to_string() });
+    if s.id.trim().is_empty() || s.id.contains(char::is_whitespace) {
+        return invalid(format!("id {:?} must be non-empty and without spaces", s.id), "ids name snapshots: use `runtime/what-it-shows`");
+    }
+    for p in &s.plugins {
+        let fits = matches!(
+            (s.runtime, &p.config),
+            (Runtime::Promptkit, PluginConfig::PromptkitHook(_) | PluginConfig::PromptkitTool(_) | PluginConfig::PromptkitEval(_))
+                | (Runtime::Picoclaw, PluginConfig::PicoclawHook(_))
+                | (Runtime::Runok, PluginConfig::RunokExtension(_))
+        );
+        if !fits {
+            return invalid(format!("plugin `{}` is configured for another runtime than {:?}", p.name, s.runtime), "promptkit takes promptkit_hook/promptkit_tool/promptkit_eval, picoclaw picoclaw_hook, runok runok_extension");
+        }
+    }
+    if s.turns.is_empty() {
+        return invalid("the scenario has no turns".into(), "add `turns: [{user: \"...\"}]` (runok: `{command: {raw: \"...\"}}`)");
+    }
+    for t in &s.turns {
+        let ok = match (s.runtime, t) {
+            (Runtime::Runok, Turn::Command(_)) => true,
+            (Runtime::Runok, _) | (_, Turn::Command(_)) => false,
+            _ => true,
+        };
+        if !ok {
+            return invalid(format!("turn {t:?} does not fit runtime {:?}", s.runtime), "runok scenarios are `command` turns; the others use `user`, `resolve` and `reject`");
+        }
+    }
+    if let Some(profile) = &s.profile {
+        let family = match s.runtime {
+            Runtime::Promptkit => proctor_conformance::protocol::Family::PromptkitExec,
+            Runtime::Picoclaw => proctor_conformance::protocol::Family::PicoclawHook,
+            Runtime::Runok => proctor_conformance::protocol::Family::RunokExtension,
+        };
+        if let Err(e) = proctor_conformance::protocol::Profile::parse(family, profile) {
+            return invalid(e.to_string(), "leave `profile` out to simulate the runtime as implemented");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,383 @@
+//! The scenario format: one conversation on one timeline.
+//!
+//! Every enum is externally tagged (`- user: "hi"`, `- text: "hello"`) and
+//! every struct denies unknown fields, so serde-saphyr keeps the line and
+//! column of every error and a typo is an error, not a silent default.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use proctor_mocks::provider::{LlmError, LlmReply, LlmRound, RoundMatch, ToolCall};
+
+/// A scenario file.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Stable identifier; names the snapshot (`picoclaw/respond-skips-approval`).
+    pub id: String,
+    /// What the scenario shows, in a sentence or two.
+    #[serde(default)]
+    pub description: String,
+    /// The runtime whose semantics proctor plays.
+    pub runtime: Runtime,
+    /// Wire profile (`documented` or the runtime as implemented, the default).
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// The plugins taking part, configured as the runtime's own config would.
+    #[serde(default)]
+    pub plugins: Vec<Plugin>,
+    /// Tools the runtime executes in-process, with scripted results
+    /// (PicoClaw's built-in tools; PromptKit tools without an exec binding).
+    #[serde(default)]
+    pub tools: BTreeMap<String, ScriptedTool>,
+    /// PromptKit pack validators (guardrails), in pack order.
+    #[serde(default)]
+    pub guardrails: Vec<Guardrail>,
+    /// The scripted LLM, one entry per LLM call, in order.
+    #[serde(default)]
+    pub llm: Vec<LlmRound>,
+    /// What happens from outside: user turns, resolutions, commands.
+    pub turns: Vec<Turn>,
+    /// What must be observed.
+    #[serde(default)]
+    pub expect: Expectations,
+    /// Volatile values to redact from the transcript before snapshotting.
+    #[serde(default)]
+    pub redact: Vec<Redaction>,
+}
+
+/// The runtime proctor plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Runtime {
+    /// PromptKit SDK: provider, tool, session and eval hooks; exec tools and evals.
+    Promptkit,
+    /// PicoClaw agent loop with process hooks.
+    Picoclaw,
+    /// runok command validation with one extension.
+    Runok,
+}
+
+/// One plugin.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Plugin {
+    /// Its name in the runtime's config (a hook name, a tool name …).
+    pub name: String,
+    /// How to run it: a real command, or the scripted mock plugin.
+    pub process: Process,
+    /// How the runtime is configured to use it.
+    pub config: PluginConfig,
+}
+
+/// How a plugin process is started.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Process {
+    /// A real command, as argv (paths relative to the repository root).
+    Command(Vec<String>),
+    /// `proctor mock-plugin` with these settings.
+    Mock(MockSpec),
+}
+
+/// Settings of the scripted mock plugin.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MockSpec {
+    /// allow, deny, pending, respond, modify.
+    #[serde(default)]
+    pub decision: Option<String>,
+    /// Named faults (`proctor mock-plugin --list-faults`).
+    #[serde(default)]
+    pub faults: Vec<String>,
+    /// For the crash-after fault.
+    #[serde(default)]
+    pub crash_after: Option<u32>,
+}
+
+/// The runtime configuration of a plugin, one variant per kind.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum PluginConfig {
+    /// PromptKit RuntimeConfig `spec.hooks.<name>`.
+    PromptkitHook(PromptkitHook),
+    /// PromptKit RuntimeConfig `spec.tools.<name>.exec`.
+    PromptkitTool(PromptkitTool),
+    /// PromptKit RuntimeConfig `spec.evals.<type>` plus the pack's eval definition.
+    PromptkitEval(PromptkitEval),
+    /// PicoClaw `hooks.processes.<name>`.
+    PicoclawHook(PicoclawHook),
+    /// runok extension.
+    RunokExtension(RunokExtension),
+}
+
+/// PromptKit exec hook.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PromptkitHook {
+    /// provider, tool, session or eval.
+    pub hook: String,
+    /// Phases it runs in; empty means never (as in PromptKit).
+    #[serde(default)]
+    pub phases: Vec<String>,
+    /// filter (default) or observe; anything but `observe` is filter, as in PromptKit.
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// Deadline; PromptKit's default is 10 s (5 s for eval hooks).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// PromptKit exec tool.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PromptkitTool {
+    /// exec (one-shot, default) or server (JSON-RPC).
+    #[serde(default)]
+    pub runtime: Option<String>,
+}
+
+/// PromptKit exec eval.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PromptkitEval {
+    /// The eval id in the pack (defaults to the plugin name).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// every_turn, on_session_complete, sample_turns, sample_sessions.
+    pub trigger: String,
+    /// For the sampling triggers (default 5.0, as in PromptKit).
+    #[serde(default)]
+    pub sample_percentage: Option<f64>,
+    /// Passed to the eval as `params`.
+    #[serde(default)]
+    pub params: Value,
+}
+
+/// PicoClaw process hook.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PicoclawHook {
+    /// Event kinds to observe (`*` for all).
+    #[serde(default)]
+    pub observe: Vec<String>,
+    /// before_llm, after_llm, before_tool, after_tool, approve_tool.
+    #[serde(default)]
+    pub intercept: Vec<String>,
+    /// Lower runs first; ties by name.
+    #[serde(default)]
+    pub priority: i64,
+}
+
+/// runok extension.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunokExtension {
+    /// Deadline (runok's tests use 5 s).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// A tool the runtime runs itself, with a scripted result.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ScriptedTool {
+    /// The tool returns this text.
+    Result(String),
+    /// The tool fails with this message.
+    Error(String),
+}
+
+/// A PromptKit pack validator.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Guardrail {
+    /// Content must not contain these words (word boundary, case-insensitive).
+    BannedWords(GuardrailSpec),
+    /// Content at most `max` bytes (PromptKit counts bytes).
+    Length(GuardrailSpec),
+    /// Sentence count (never triggers in promptkit@86d9f36).
+    MaxSentences(GuardrailSpec),
+    /// Each field name must occur (case-insensitive substring).
+    RequiredFields(GuardrailSpec),
+}
+
+/// Parameters of a guardrail.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GuardrailSpec {
+    /// banned_words: the words.
+    #[serde(default)]
+    pub words: Vec<String>,
+    /// length: maximum bytes; max_sentences: maximum sentences.
+    #[serde(default)]
+    pub max: Option<u64>,
+    /// required_fields: the fields.
+    #[serde(default)]
+    pub fields: Vec<String>,
+    /// input, output (default) or both.
+    #[serde(default)]
+    pub direction: Option<String>,
+    /// Replacement text when the guardrail blocks.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// Something that happens from outside the runtime.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Turn {
+    /// The user says this.
+    User(String),
+    /// A pending tool call is approved, with the result the tool returns.
+    Resolve(Resolution),
+    /// A pending tool call is rejected.
+    Reject(Rejection),
+    /// runok: a command to validate.
+    Command(Command),
+}
+
+/// Approval of a pending call.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Resolution {
+    /// The call id.
+    pub call: String,
+    /// The tool result.
+    pub result: Value,
+}
+
+/// Rejection of a pending call.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rejection {
+    /// The call id.
+    pub call: String,
+    /// Why.
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// A command runok validates.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Command {
+    /// The command line as typed.
+    pub raw: String,
+    /// Environment variables runok passes along.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Working directory.
+    #[serde(default)]
+    pub cwd: Option<String>,
+}
+
+/// What must be observed.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Expectations {
+    /// How the conversation ends: completed, denied, aborted, paused, error.
+    #[serde(default)]
+    pub outcome: Option<String>,
+    /// Text the final assistant message must contain.
+    #[serde(default)]
+    pub final_text_contains: Option<String>,
+    /// Tool results the conversation must contain, in order.
+    #[serde(default)]
+    pub tool_results: Vec<ExpectToolResult>,
+    /// Plugin decisions that must occur, in order.
+    #[serde(default)]
+    pub decisions: Vec<ExpectDecision>,
+    /// Plugin calls that must not occur (`plugin` and `call`).
+    #[serde(default)]
+    pub not_called: Vec<ExpectCall>,
+    /// Denials (hook name, reason text).
+    #[serde(default)]
+    pub denials: Vec<ExpectDenial>,
+    /// Eval scores.
+    #[serde(default)]
+    pub eval_scores: Vec<ExpectScore>,
+    /// Runtime events that must occur, in order.
+    #[serde(default)]
+    pub events: Vec<String>,
+}
+
+/// An expected tool result.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectToolResult {
+    /// Tool name.
+    pub tool: String,
+    /// Text the result must contain.
+    #[serde(default)]
+    pub contains: Option<String>,
+    /// Whether the result is an error.
+    #[serde(default)]
+    pub is_error: Option<bool>,
+}
+
+/// An expected plugin decision.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectDecision {
+    /// Plugin name.
+    pub plugin: String,
+    /// The call (PicoClaw method, PromptKit phase, `execute`, `validateCommand`).
+    #[serde(default)]
+    pub call: Option<String>,
+    /// The decision (allow, deny, continue, respond, deny_tool, approved, ask …).
+    pub decision: String,
+}
+
+/// A plugin call.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectCall {
+    /// Plugin name.
+    pub plugin: String,
+    /// The call; any call when absent.
+    #[serde(default)]
+    pub call: Option<String>,
+}
+
+/// An expected denial.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectDenial {
+    /// The hook (as the runtime names it in the error).
+    pub hook: String,
+    /// Text the reason must contain.
+    #[serde(default)]
+    pub reason_contains: Option<String>,
+}
+
+/// An expected eval score.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectScore {
+    /// The eval id.
+    pub eval: String,
+    /// How many times it must have run (default: at least once).
+    #[serde(default)]
+    pub runs: Option<usize>,
+    /// Every score at least this.
+    #[serde(default)]
+    pub at_least: Option<f64>,
+    /// Every score below this.
+    #[serde(default)]
+    pub below: Option<f64>,
+}
+
+/// A transcript redaction: every string matching `pattern` becomes `with`.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Redaction {
+    /// A literal substring to replace.
+    pub pattern: String,
+    /// The replacement (default `[redacted]`).
+    #[serde(default)]
+    pub with: Option<String>,
+}
