@@ -36,6 +36,16 @@ fn read_all(dir: &Path) -> Vec<String> {
     files.iter().map(|f| String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned()).collect()
 }
 
+/// Runs an inline scenario under `profile` with the reference pipeline.
+fn simulate(yaml: &str, profile: &str) -> proctor::runner::RunResult {
+    let text = format!("{yaml}\nprofile: {profile}\n");
+    let scenario = proctor::scenario::parse(&text, Path::new("inline.yaml")).expect("inline scenario");
+    let env = proctor::runner::RunEnv { root: common::repo_root(), mock_program: proctor().into() };
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(proctor::runner::run(&scenario, &env))
+}
+
+const PENDING_TOOL: &str = "id: d/pending\nruntime: promptkit\nplugins:\n  - {name: t, process: {mock: {decision: pending}}, config: {promptkit_tool: {}}}\nllm:\n  - reply: {tool_calls: [{name: t}]}\n  - reply: {text: done}\nturns:\n  - user: go";
+
 fn check_ids(report: &serde_json::Value, profile: &str) -> Vec<String> {
     report["checks"].as_array().unwrap().iter().filter(|c| c["profile"] == profile).map(|c| c["id"].as_str().unwrap().to_string()).collect()
 }
@@ -137,6 +147,34 @@ fn observe(id: &str) {
         "runok.request-keys-sorted" => {
             let (rt, _) = recorded("runok-extension", None, "runok@0.3.1", &[]);
             assert!(rt[0].starts_with(r#"{"id":1,"jsonrpc":"2.0","method":"validateCommand","params":{"args":["#), "{}", rt[0]);
+        }
+        "promptkit.pending-ignored" => {
+            let rt = simulate(PENDING_TOOL, "promptkit@86d9f36");
+            let doc = simulate(PENDING_TOOL, "documented");
+            assert_eq!(rt.summary.outcome.as_deref(), Some("completed"));
+            assert!(rt.summary.tool_results[0].content.contains("\"pending\""), "{:?}", rt.summary.tool_results);
+            assert_eq!(doc.summary.outcome.as_deref(), Some("paused"), "{:?}", doc.problems);
+        }
+        "promptkit.server-never-restarted" => {
+            let yaml = "id: d/server\nruntime: promptkit\nplugins:\n  - {name: kv, process: {mock: {faults: [crash-after], crash_after: 1}}, config: {promptkit_tool: {runtime: server}}}\nllm:\n  - reply: {tool_calls: [{name: kv}]}\n  - reply: {tool_calls: [{name: kv}]}\n  - reply: {tool_calls: [{name: kv}]}\n  - reply: {text: done}\nturns:\n  - user: go";
+            let errors = |r: proctor::runner::RunResult| r.summary.tool_results.iter().map(|t| t.is_error).collect::<Vec<_>>();
+            assert_eq!(errors(simulate(yaml, "promptkit@86d9f36")), [false, true, true]);
+            assert_eq!(errors(simulate(yaml, "documented")), [false, true, false]);
+        }
+        "promptkit.denial-hook-name-constant" => {
+            let yaml = "id: d/deny\nruntime: promptkit\nplugins:\n  - {name: guard, process: {mock: {decision: deny}}, config: {promptkit_hook: {hook: provider, phases: [before_call]}}}\nturns:\n  - user: go";
+            assert_eq!(simulate(yaml, "promptkit@86d9f36").summary.denials[0].hook, "provider_hook");
+            assert_eq!(simulate(yaml, "documented").summary.denials[0].hook, "guard");
+        }
+        "promptkit.after-execution-ignored" => {
+            let yaml = "id: d/after\nruntime: promptkit\nplugins:\n  - {name: guard, process: {mock: {decision: deny}}, config: {promptkit_hook: {hook: tool, phases: [after_execution]}}}\ntools:\n  t: {result: ok}\nllm:\n  - reply: {tool_calls: [{name: t}]}\n  - reply: {text: done}\nturns:\n  - user: go";
+            assert!(!simulate(yaml, "promptkit@86d9f36").summary.tool_results[0].is_error);
+            assert!(simulate(yaml, "documented").summary.tool_results[0].content.contains("blocked by hook"));
+        }
+        "promptkit.max-sentences-never-triggers" => {
+            let yaml = "id: d/sentences\nruntime: promptkit\nguardrails:\n  - max_sentences: {max: 1, message: short}\nllm:\n  - reply: {text: One. Two.}\nturns:\n  - user: go";
+            assert_eq!(simulate(yaml, "promptkit@86d9f36").summary.final_text.as_deref(), Some("One. Two."));
+            assert_eq!(simulate(yaml, "documented").summary.final_text.as_deref(), Some("short"));
         }
         other => panic!("divergence {other} has no wire test: add one to harness/tests/divergences.rs"),
     }

@@ -74,6 +74,28 @@ impl RpcClient {
         (sent, result)
     }
 
+    /// Sends a request and takes the very next stdout line as its reply,
+    /// whatever its id, as PromptKit's server executor does (one line per
+    /// call: a stray line shifts every later reply).
+    pub async fn call_next_line(&mut self, method: &str, params: Value, timeout: Duration) -> (Vec<u8>, u64, RpcOutcome) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let sent = self.encode_request(id, method, params);
+        if let Err(e) = self.process.write(&sent, timeout).await {
+            return (sent, id, RpcOutcome::WriteFailed(e.to_string()));
+        }
+        let outcome = match self.process.stdout.next_line(timeout).await {
+            ReadEvent::Line { bytes, ending } => match read_line(&bytes, ending).value {
+                Some(message) => RpcOutcome::Reply { message, raw: bytes },
+                None => RpcOutcome::Reply { message: Value::Null, raw: bytes },
+            },
+            ReadEvent::TooLong { .. } => RpcOutcome::Reply { message: Value::Null, raw: b"[line too long]".to_vec() },
+            ReadEvent::Timeout { .. } => RpcOutcome::Timeout,
+            ReadEvent::Eof { .. } => RpcOutcome::Closed(self.process.wait_exit(Duration::from_millis(500)).await),
+        };
+        (sent, id, outcome)
+    }
+
     async fn await_reply(&mut self, id: u64, timeout: Duration) -> RpcOutcome {
         if let Some((message, raw)) = self.early.remove(&id) {
             return RpcOutcome::Reply { message, raw };

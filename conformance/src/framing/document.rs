@@ -24,6 +24,11 @@ impl Document {
     pub fn is_clean(&self) -> bool {
         self.violations.iter().all(|v| matches!(v, Violation::MultiLine { .. }))
     }
+
+    /// The value, when the runtime would read it (clean framing).
+    pub fn into_readable(self) -> Option<Value> {
+        if self.is_clean() { self.value } else { None }
+    }
 }
 
 /// Classifies the whole of a one-shot plugin's stdout.

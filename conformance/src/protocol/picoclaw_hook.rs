@@ -58,7 +58,9 @@ pub fn hello_params(modes: &[Role]) -> Value {
     json!({"name": "proctor_probe", "version": 1, "modes": names})
 }
 
-fn meta(profile: Profile, trace: &str) -> Value {
+/// The `meta` object of a request: `HookMeta` has no json tags, so its keys are
+/// Go field names. The reference pipeline overrides `TurnID` and `Iteration`.
+pub fn meta(profile: Profile, trace: &str) -> Value {
     if profile.picoclaw_sends_channel() {
         // As the document shows it (Source and TracePath swapped).
         json!({"AgentID": "agent-1", "TurnID": "turn-1", "ParentTurnID": "", "SessionKey": "session-1",

@@ -126,6 +126,33 @@ impl Profile {
         !self.has("promptkit.session-hook-stdout-ignored")
     }
 
+    /// Whether a one-shot tool's `pending` answer pauses the pipeline (the
+    /// documents) rather than being ignored (promptkit@86d9f36).
+    pub fn promptkit_acts_on_pending(self) -> bool {
+        !self.has("promptkit.pending-ignored")
+    }
+
+    /// Whether a dead server-mode tool is restarted on the next call.
+    pub fn promptkit_restarts_dead_servers(self) -> bool {
+        !self.has("promptkit.server-never-restarted")
+    }
+
+    /// Whether a hook denial names the hook (documents) or the constant
+    /// `provider_hook` (promptkit@86d9f36).
+    pub fn promptkit_denial_names_hook(self) -> bool {
+        !self.has("promptkit.denial-hook-name-constant")
+    }
+
+    /// Whether tool-hook `after_execution` decisions are acted on.
+    pub fn promptkit_acts_on_after_execution(self) -> bool {
+        !self.has("promptkit.after-execution-ignored")
+    }
+
+    /// Whether the `max_sentences` guardrail enforces its maximum.
+    pub fn promptkit_max_sentences_enforced(self) -> bool {
+        !self.has("promptkit.max-sentences-never-triggers")
+    }
+
     /// Whether the server-mode request writes `id` last (Go struct order).
     pub fn promptkit_server_id_last(self) -> bool {
         self.has("promptkit.server-request-field-order")
@@ -219,6 +246,36 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PK,
         summary: "server-mode replies longer than 10 MiB fail the scanner for the rest of the conversation",
         source: "runtime/tools/server_executor.go serverMaxLineSize",
+    },
+    Divergence {
+        id: "promptkit.pending-ignored",
+        profile: PK,
+        summary: "a one-shot tool's {\"pending\": …} answer is never read: the raw stdout becomes a successful tool result",
+        source: "runtime/tools/exec_executor.go (execPending decoded, never consulted)",
+    },
+    Divergence {
+        id: "promptkit.server-never-restarted",
+        profile: PK,
+        summary: "a server-mode tool that dies is never detected or restarted; every later call fails (the docs promise a restart)",
+        source: "runtime/tools/server_executor.go isRunning (ProcessState is only set by Wait)",
+    },
+    Divergence {
+        id: "promptkit.denial-hook-name-constant",
+        profile: PK,
+        summary: "a provider-hook denial always names the hook \"provider_hook\", not the exec hook's name",
+        source: "runtime/pipeline/stage/stages_provider.go (HookDeniedError{HookName: \"provider_hook\"})",
+    },
+    Divergence {
+        id: "promptkit.after-execution-ignored",
+        profile: PK,
+        summary: "tool-hook after_execution decisions are discarded (only logged)",
+        source: "runtime/pipeline/stage/stages_provider.go runAfterToolHooks",
+    },
+    Divergence {
+        id: "promptkit.max-sentences-never-triggers",
+        profile: PK,
+        summary: "the max_sentences guardrail only measures: it never triggers, whatever the count (the docs still document `max`)",
+        source: "runtime/evals/handlers sentence_count via the max_sentences alias (register.go, normalize.go)",
     },
     Divergence {
         id: "picoclaw.runtime-event-notification",

@@ -26,10 +26,10 @@ pub fn sort_keys(value: &Value) -> Value {
     }
 }
 
-/// Applies Go `encoding/json`'s HTML-safe escaping to compact JSON text.
-/// In compact JSON these characters can only occur inside strings, so a
-/// textual replacement is exact.
-fn go_escape(text: &str) -> String {
+/// Applies Go `encoding/json`'s HTML-safe escaping to JSON text. Outside
+/// strings JSON never contains these characters, so a textual replacement
+/// is exact.
+pub fn go_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -2,6 +2,7 @@
 //! where the research notes show otherwise, as implemented (the profile
 //! decides).
 
+mod promptkit;
 mod runok;
 
 use crate::runner::RunContext;
@@ -30,6 +31,7 @@ pub enum PipelineError {
 pub async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
     match ctx.scenario.runtime {
         Runtime::Runok => runok::run(ctx).await,
+        Runtime::Promptkit => promptkit::run(ctx).await,
         other => Err(PipelineError::Unsupported(other)),
     }
 }

@@ -5,5 +5,5 @@
 mod llm;
 mod script;
 
-pub use llm::{LlmMessage, LlmRequest, LlmResponse, ScriptMiss, ScriptedLlm};
+pub use llm::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall, ScriptMiss, ScriptedLlm};
 pub use script::{LlmError, LlmReply, LlmRound, RoundMatch, ToolCall};

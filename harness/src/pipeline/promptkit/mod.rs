@@ -1,0 +1,347 @@
+//! PromptKit's pipeline: provider hooks around each LLM round, chunk
+//! interception on streams, tool hooks around each tool call, session hooks
+//! at start / after each turn / at end, exec evals with their triggers and
+//! eval hooks, and pack guardrails. Semantics follow promptkit@86d9f36
+//! (research: promptkit.md §1.5.4–1.5.5, §5, §6); the documented profile
+//! switches the behaviours the documents describe differently.
+
+mod evals;
+mod guardrails;
+mod hooks;
+mod tools;
+
+use proctor_mocks::provider::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall};
+use serde_json::{Value, json};
+
+use self::evals::When;
+use self::guardrails::Side;
+use self::hooks::{Verdict, of_kind};
+use self::tools::{Servers, ToolOutcome};
+use super::PipelineError;
+use crate::runner::{DenialRecord, RunContext, ToolResultRecord};
+use crate::scenario::{PluginConfig, Turn};
+
+/// The SDK's session id is random; proctor fixes it so sampling and
+/// snapshots are reproducible.
+const SESSION_ID: &str = "session-1";
+/// `tool_policy.max_rounds` default.
+const MAX_ROUNDS: usize = 50;
+/// PromptKit's canned text for an enforced `before_call` without a replacement.
+const POLICY_TEXT: &str = "Sorry, we can't provide this response as it would violate our content policy.";
+
+/// How a turn (or its continuation) ended.
+#[derive(Debug, Clone, PartialEq)]
+enum TurnEnd {
+    Completed,
+    Denied,
+    Paused(Vec<ResolvedCall>),
+    Error,
+}
+
+struct State {
+    messages: Vec<LlmMessage>,
+    servers: Servers,
+    pending: Vec<ResolvedCall>,
+}
+
+pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
+    let mut st = State { messages: Vec::new(), servers: Servers::default(), pending: Vec::new() };
+    let mut turn_index = 0;
+    session(ctx, "session_start", &st.messages, 0).await;
+    let scenario = ctx.scenario;
+    for turn in &scenario.turns {
+        let end = match turn {
+            Turn::User(text) => {
+                if !st.pending.is_empty() {
+                    ctx.transcript.push("runtime", "error", "a user turn arrived while tool calls are pending; resolve or reject them first");
+                    ctx.summary.outcome = Some("error".into());
+                    continue;
+                }
+                ctx.transcript.push("user", "message", text.clone());
+                st.messages.push(LlmMessage::text("user", text.clone()));
+                rounds(ctx, &mut st).await?
+            }
+            Turn::Resolve(r) => {
+                let Some(call) = take_pending(ctx, &mut st, &r.call) else { continue };
+                ctx.transcript.push("user", "resolve", json!({"call": r.call, "result": r.result}));
+                tool_message(ctx, &mut st, &call, &ToolOutcome::Result(r.result.clone()));
+                if st.pending.is_empty() { rounds(ctx, &mut st).await? } else { TurnEnd::Paused(st.pending.clone()) }
+            }
+            Turn::Reject(r) => {
+                let Some(call) = take_pending(ctx, &mut st, &r.call) else { continue };
+                ctx.transcript.push("user", "reject", json!({"call": r.call, "reason": r.reason}));
+                tool_message(ctx, &mut st, &call, &ToolOutcome::Error(format!("tool call rejected: {}", r.reason)));
+                if st.pending.is_empty() { rounds(ctx, &mut st).await? } else { TurnEnd::Paused(st.pending.clone()) }
+            }
+            Turn::Command(_) => continue,
+        };
+        let outcome = match &end {
+            TurnEnd::Completed => "completed",
+            TurnEnd::Denied => "denied",
+            TurnEnd::Paused(_) => "paused",
+            TurnEnd::Error => "error",
+        };
+        ctx.summary.outcome = Some(outcome.into());
+        ctx.summary.events.push(format!("turn.{outcome}"));
+        if let TurnEnd::Paused(calls) = end {
+            st.pending = calls;
+            continue;
+        }
+        if end == TurnEnd::Completed {
+            turn_index += 1;
+            session(ctx, "session_update", &st.messages, turn_index).await;
+            evals::run_due(ctx, When::Turn, SESSION_ID, turn_index, &st.messages).await;
+        }
+    }
+    session(ctx, "session_end", &st.messages, turn_index).await;
+    evals::run_due(ctx, When::Session, SESSION_ID, 0, &st.messages).await;
+    let servers = std::mem::take(&mut st.servers);
+    servers.close(ctx).await;
+    Ok(())
+}
+
+fn take_pending(ctx: &mut RunContext<'_>, st: &mut State, id: &str) -> Option<ResolvedCall> {
+    match st.pending.iter().position(|c| c.id == id) {
+        Some(i) => Some(st.pending.remove(i)),
+        None => {
+            ctx.transcript.push("runtime", "error", format!("no pending tool call {id}"));
+            ctx.summary.outcome = Some("error".into());
+            None
+        }
+    }
+}
+
+/// Provider rounds until the model answers without tool calls.
+async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, PipelineError> {
+    for round in 1..=MAX_ROUNDS {
+        // before_call: guardrails (input side) first, then exec provider hooks.
+        match before_call(ctx, st, round).await {
+            Some(Verdict::Deny { reason, .. }) => return Ok(deny(ctx, "provider_before", reason)),
+            Some(Verdict::Enforced { reason, metadata }) => {
+                let text = metadata.get("replacement").and_then(Value::as_str).map_or_else(|| if reason.is_empty() { POLICY_TEXT.to_string() } else { reason.clone() }, str::to_string);
+                ctx.transcript.push("runtime", "event", json!({"enforced": "before_call", "finish_reason": "safety"}));
+                return Ok(finish(ctx, st, text));
+            }
+            _ => {}
+        }
+        let request = LlmRequest { messages: st.messages.clone(), tools: tool_names(ctx) };
+        ctx.transcript.push("llm", "request", json!(request.messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>()));
+        let response = ctx.llm.complete(&request)?;
+        let (mut text, mut calls, chunks) = match response {
+            LlmResponse::Error { status, message } => {
+                ctx.transcript.push("llm", "error", json!({"status": status, "message": message}));
+                return Ok(TurnEnd::Error);
+            }
+            LlmResponse::Reply { text, tool_calls, chunks, .. } => (text, tool_calls, chunks),
+        };
+        ctx.transcript.push("llm", "reply", json!({"text": text, "tool_calls": calls, "chunks": chunks}));
+        let mut enforced = false;
+        if !chunks.is_empty() {
+            if let Some(fired) = intercept_chunks(ctx, &chunks) {
+                text = fired;
+                calls.clear();
+                enforced = true;
+            }
+        }
+        if !enforced {
+            match after_call(ctx, st, round, &text).await {
+                Some((Verdict::Deny { reason, .. }, _)) => return Ok(deny(ctx, "provider_after", reason)),
+                Some((Verdict::Enforced { .. }, rewritten)) => {
+                    // A guardrail rewrites the content; an exec hook cannot, so the text stays.
+                    text = rewritten.unwrap_or(text);
+                    calls.clear();
+                    enforced = true;
+                }
+                _ => {}
+            }
+        }
+        if enforced {
+            ctx.transcript.push("runtime", "event", json!({"enforced": "after_call", "finish_reason": "safety"}));
+        }
+        let mut assistant = LlmMessage::text("assistant", text.clone());
+        assistant.tool_calls = calls.clone();
+        st.messages.push(assistant);
+        if calls.is_empty() {
+            ctx.summary.final_text = Some(text);
+            return Ok(TurnEnd::Completed);
+        }
+        let mut paused = Vec::new();
+        for call in &calls {
+            if let Some(outcome) = run_call(ctx, st, call).await {
+                tool_message(ctx, st, call, &outcome);
+            } else {
+                paused.push(call.clone());
+            }
+        }
+        if !paused.is_empty() {
+            return Ok(TurnEnd::Paused(paused));
+        }
+    }
+    ctx.transcript.push("runtime", "error", format!("more than {MAX_ROUNDS} rounds"));
+    Ok(TurnEnd::Error)
+}
+
+fn finish(ctx: &mut RunContext<'_>, st: &mut State, text: String) -> TurnEnd {
+    st.messages.push(LlmMessage::text("assistant", text.clone()));
+    ctx.summary.final_text = Some(text);
+    TurnEnd::Completed
+}
+
+/// A HookDeniedError: the turn aborts.
+fn deny(ctx: &mut RunContext<'_>, kind: &str, reason: String) -> TurnEnd {
+    let hook = ctx.summary.decisions.last().map(|d| d.plugin.clone()).unwrap_or_default();
+    let hook = if ctx.profile.promptkit_denial_names_hook() { hook } else { "provider_hook".to_string() };
+    ctx.transcript.push("runtime", "error", format!("hook {hook:?} ({kind}) denied: {reason}"));
+    ctx.summary.denials.push(DenialRecord { hook, kind: kind.into(), reason });
+    TurnEnd::Denied
+}
+
+fn tool_names(ctx: &RunContext<'_>) -> Vec<String> {
+    let mut names: Vec<String> = ctx.scenario.plugins.iter().filter(|p| matches!(p.config, PluginConfig::PromptkitTool(_))).map(|p| p.name.clone()).collect();
+    names.extend(ctx.scenario.tools.keys().cloned());
+    names
+}
+
+fn provider_request(st: &State, round: usize) -> Value {
+    json!({
+        "provider_id": "mock", "model": "mock-model",
+        "messages": st.messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>(),
+        "system_prompt": "", "round": round,
+    })
+}
+
+/// Input guardrails (when the last message is the user's), then exec
+/// provider hooks; the first non-allow wins.
+async fn before_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize) -> Option<Verdict> {
+    let scenario = ctx.scenario;
+    if let Some(last) = st.messages.last().filter(|m| m.role == "user") {
+        let content = last.content.clone();
+        for g in scenario.guardrails.iter().filter(|g| guardrails::judges(g, Side::Input)) {
+            if let Some(fired) = guardrails::check(g, &content, enforce_max_sentences(ctx)) {
+                record_guardrail(ctx, &fired, "before_call");
+                return Some(Verdict::Enforced { reason: fired.content.clone(), metadata: json!({"replacement": fired.content}) });
+            }
+        }
+    }
+    let doc = json!({"hook": "provider", "phase": "before_call", "request": provider_request(st, round)});
+    for hook in of_kind(&scenario.plugins, "provider").iter().filter(|h| h.runs_in("before_call")) {
+        let verdict = hooks::invoke(ctx, hook, "before_call", doc.clone()).await;
+        if verdict != Verdict::Allow {
+            return Some(verdict);
+        }
+    }
+    None
+}
+
+/// Output guardrails on this response, then exec provider hooks; returns
+/// the first non-allow and, for a guardrail, the rewritten content.
+async fn after_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize, text: &str) -> Option<(Verdict, Option<String>)> {
+    let scenario = ctx.scenario;
+    for g in scenario.guardrails.iter().filter(|g| guardrails::judges(g, Side::Output)) {
+        if let Some(fired) = guardrails::check(g, text, enforce_max_sentences(ctx)) {
+            record_guardrail(ctx, &fired, "after_call");
+            return Some((Verdict::Enforced { reason: fired.explanation.clone(), metadata: Value::Null }, Some(fired.content)));
+        }
+    }
+    let doc = json!({
+        "hook": "provider", "phase": "after_call", "request": provider_request(st, round),
+        "response": {"provider_id": "mock", "model": "mock-model", "message": {"role": "assistant", "content": text}, "latency_ms": 0},
+    });
+    for hook in of_kind(&scenario.plugins, "provider").iter().filter(|h| h.runs_in("after_call")) {
+        let verdict = hooks::invoke(ctx, hook, "after_call", doc.clone()).await;
+        if verdict != Verdict::Allow {
+            return Some((verdict, None));
+        }
+    }
+    None
+}
+
+fn enforce_max_sentences(ctx: &RunContext<'_>) -> bool {
+    ctx.profile.promptkit_max_sentences_enforced()
+}
+
+fn record_guardrail(ctx: &mut RunContext<'_>, fired: &guardrails::Fired, phase: &str) {
+    ctx.transcript.push(format!("guardrail {}", fired.kind), "decision", json!({"phase": phase, "decision": "enforced", "explanation": fired.explanation, "content": fired.content}));
+    ctx.summary.decided(&format!("guardrail {}", fired.kind), phase, "enforced");
+    ctx.summary.events.push("validation.failed".into());
+}
+
+/// Streaming guardrails (banned_words, length) judge the accumulated text
+/// after every chunk; the first to fire rewrites it and the stream stops.
+fn intercept_chunks(ctx: &mut RunContext<'_>, chunks: &[String]) -> Option<String> {
+    let scenario = ctx.scenario;
+    let mut acc = String::new();
+    for chunk in chunks {
+        acc.push_str(chunk);
+        ctx.transcript.push("llm", "chunk", chunk.clone());
+        let streaming = scenario.guardrails.iter().filter(|g| matches!(g, crate::scenario::Guardrail::BannedWords(_) | crate::scenario::Guardrail::Length(_)));
+        for g in streaming.filter(|g| guardrails::judges(g, Side::Output)) {
+            if let Some(fired) = guardrails::check(g, &acc, true) {
+                record_guardrail(ctx, &fired, "chunk");
+                return Some(fired.content);
+            }
+        }
+    }
+    None
+}
+
+/// Tool hooks before, the tool, tool hooks after. `None` when the call is pending.
+async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall) -> Option<ToolOutcome> {
+    let scenario = ctx.scenario;
+    let request = json!({"name": call.name, "args": call.arguments, "call_id": call.id});
+    let before = json!({"hook": "tool", "phase": "before_execution", "request": request});
+    for hook in of_kind(&scenario.plugins, "tool").iter().filter(|h| h.runs_in("before_execution")) {
+        match hooks::invoke(ctx, hook, "before_execution", before.clone()).await {
+            Verdict::Allow => {}
+            Verdict::Deny { reason, .. } | Verdict::Enforced { reason, .. } => {
+                ctx.summary.denials.push(DenialRecord { hook: hook.plugin.name.clone(), kind: "tool_before".into(), reason: reason.clone() });
+                return Some(ToolOutcome::Blocked(format!("Tool {} blocked by hook: {reason}", call.name)));
+            }
+        }
+    }
+    ctx.transcript.push(format!("tool {}", call.name), "call", json!({"id": call.id, "arguments": call.arguments}));
+    let outcome = tools::run(ctx, &mut st.servers, &call.name, &call.arguments).await;
+    if let ToolOutcome::Pending { reason, message } = &outcome {
+        ctx.transcript.push(format!("tool {}", call.name), "pending", json!({"id": call.id, "reason": reason, "message": message}));
+        ctx.summary.events.push("tool.pending".into());
+        return None;
+    }
+    let after = json!({"hook": "tool", "phase": "after_execution", "request": request,
+        "response": {"name": call.name, "call_id": call.id, "content": outcome.text(), "latency_ms": 0}});
+    for hook in of_kind(&scenario.plugins, "tool").iter().filter(|h| h.runs_in("after_execution")) {
+        let verdict = hooks::invoke(ctx, hook, "after_execution", after.clone()).await;
+        if let (Verdict::Deny { reason, .. } | Verdict::Enforced { reason, .. }, true) = (&verdict, ctx.profile.promptkit_acts_on_after_execution()) {
+            ctx.summary.denials.push(DenialRecord { hook: hook.plugin.name.clone(), kind: "tool_after".into(), reason: reason.clone() });
+            return Some(ToolOutcome::Blocked(format!("Tool {} blocked by hook: {reason}", call.name)));
+        }
+    }
+    Some(outcome)
+}
+
+fn tool_message(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall, outcome: &ToolOutcome) {
+    let text = outcome.text();
+    let is_error = matches!(outcome, ToolOutcome::Error(_) | ToolOutcome::Blocked(_));
+    ctx.transcript.push(format!("tool {}", call.name), "result", json!({"id": call.id, "content": text, "is_error": is_error}));
+    ctx.summary.tool_results.push(ToolResultRecord { tool: call.name.clone(), content: text.clone(), is_error });
+    let mut m = LlmMessage::text("tool", text);
+    m.tool_call_id = Some(call.id.clone());
+    st.messages.push(m);
+}
+
+/// Session hooks for `phase`; a filter failure is swallowed but stops the
+/// later session hooks (sdk/session_hooks.go dispatch).
+async fn session(ctx: &mut RunContext<'_>, phase: &str, messages: &[LlmMessage], turn_index: usize) {
+    let scenario = ctx.scenario;
+    let event = json!({
+        "session_id": SESSION_ID, "conversation_id": "conv-1",
+        "messages": messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>(),
+        "turn_index": turn_index,
+    });
+    let doc = json!({"hook": "session", "phase": phase, "event": event});
+    for hook in of_kind(&scenario.plugins, "session").iter().filter(|h| h.runs_in(phase)) {
+        if hooks::invoke(ctx, hook, phase, doc.clone()).await != Verdict::Allow {
+            ctx.transcript.push("runtime", "event", format!("session hook {} failed in {phase}; later session hooks skipped", hook.plugin.name));
+            break;
+        }
+    }
+}
