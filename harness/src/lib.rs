@@ -5,6 +5,7 @@
 //! - [`pipeline`]: each runtime's semantics, played against real plugins.
 //! - [`runner`]: run one scenario: transcript, summary, expectations.
 //! - [`scenario`]: the scenario format, loader and discovery.
+//! - [`testing`]: the `cargo test` entry, one trial per scenario file.
 //! - [`report`]: one renderer per output format, all from the same report.
 //! - [`interrupt`]: kill every plugin when proctor itself is interrupted.
 //! - [`output`]: terminal colour decisions and atomic report files.
@@ -19,3 +20,4 @@ pub mod pipeline;
 pub mod report;
 pub mod runner;
 pub mod scenario;
+pub mod testing;

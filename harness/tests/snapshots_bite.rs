@@ -1,0 +1,64 @@
+//! Corrupting a snapshot, or an expectation, fails exactly that scenario's
+//! test. The scenarios are copies of shipped ones, run in a scratch folder.
+
+mod common;
+
+use std::path::Path;
+
+use common::{proctor, repo_root};
+use proctor::runner::RunEnv;
+
+fn copy_scenario(from: &str, to: &Path) {
+    let src = repo_root().join("scenarios/runok");
+    std::fs::create_dir_all(to.join("snapshots")).unwrap();
+    std::fs::copy(src.join(format!("{from}.yaml")), to.join(format!("{from}.yaml"))).unwrap();
+    std::fs::copy(src.join(format!("snapshots/runok__{from}.snap")), to.join(format!("snapshots/runok__{from}.snap"))).unwrap();
+}
+
+/// Tests here change the process environment; they take turns.
+static ENV_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn failing(dir: &Path) -> (u64, u64) {
+    let _turn = ENV_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    // SAFETY: every test of this binary that touches the environment holds ENV_LOCK.
+    unsafe {
+        std::env::set_var("INSTA_UPDATE", "no");
+        std::env::set_var("INSTA_FORCE_PASS", "0");
+    }
+    let env = RunEnv { root: repo_root(), mock_program: proctor().into() };
+    let args = libtest_mimic::Arguments { test_threads: Some(1), quiet: true, ..Default::default() };
+    let c = proctor::testing::run_trials(dir, env, &args);
+    (c.num_passed, c.num_failed)
+}
+
+#[test]
+fn a_corrupted_snapshot_or_expectation_fails_exactly_its_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_scenario("spawn-failure-falls-back-to-ask", d);
+    copy_scenario("uppercase-status-falls-back-to-ask", d);
+    assert_eq!(failing(d), (2, 0), "pristine copies pass");
+
+    let snap = d.join("snapshots/runok__uppercase-status-falls-back-to-ask.snap");
+    let text = std::fs::read_to_string(&snap).unwrap();
+    std::fs::write(&snap, text.replace("DENY", "DENIED")).unwrap();
+    assert_eq!(failing(d), (1, 1), "one corrupted snapshot, one failure");
+    std::fs::write(&snap, text).unwrap();
+
+    let yaml = d.join("spawn-failure-falls-back-to-ask.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(&yaml, text.replace("outcome: ask", "outcome: allow")).unwrap();
+    assert_eq!(failing(d), (1, 1), "one broken expectation, one failure");
+}
+
+#[test]
+fn a_malformed_scenario_is_a_failing_trial_with_its_location() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.yaml"), "id: x\nruntime: runok\nturns:\n  - comand: {raw: ls}\n").unwrap();
+    let env = RunEnv { root: repo_root(), mock_program: proctor().into() };
+    let trials = proctor::testing::trials(dir.path(), env);
+    assert_eq!(trials.len(), 1);
+    assert_eq!(trials[0].name(), "bad");
+    let (_, failed) = failing(dir.path());
+    assert_eq!(failed, 1);
+}
