@@ -102,3 +102,35 @@ fn mock_plugin_lists_its_faults() {
     assert_eq!(code, 2);
     assert!(err.contains("no-flush"), "lists valid faults: {err}");
 }
+
+#[test]
+fn run_exit_codes_follow_the_outcome() {
+    let (code, out, err) = run(&["run", "--no-progress", "scenarios/runok"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("PASS runok/env-guard-denies-post-to-prod"), "{out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let failing = dir.path().join("wrong.yaml");
+    std::fs::write(&failing, "id: t/wrong\nruntime: runok\nplugins:\n  - {name: g, process: {mock: {decision: allow}}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\nexpect:\n  outcome: deny\n").unwrap();
+    let f = failing.display().to_string();
+    let (code, out, _) = run(&["run", "--no-progress", &f]);
+    assert_eq!(code, 1);
+    assert!(out.contains("outcome: expected deny, got allow"), "{out}");
+
+    let bad = dir.path().join("bad.yaml");
+    std::fs::write(&bad, "id: t/bad\nruntime: runok\nturns:\n  - comand: {raw: ls}\n").unwrap();
+    let b = bad.display().to_string();
+    let (code, _, err) = run(&["run", "--no-progress", &b]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("{b}:4:5")) && err.contains("unknown variant `comand`") && err.contains("hint"), "{err}");
+}
+
+#[test]
+fn the_checked_in_schema_is_current() {
+    let (code, out, _) = run(&["schema"]);
+    assert_eq!(code, 0);
+    let shipped = std::fs::read_to_string(repo_root().join("scenarios/scenario.schema.json")).unwrap();
+    assert_eq!(out, shipped, "regenerate with `proctor schema > scenarios/scenario.schema.json`");
+    let schema: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(schema["title"], "Scenario");
+}

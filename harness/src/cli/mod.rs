@@ -53,9 +53,9 @@ enum Command {
     MockPlugin(MockPluginArgs),
     /// Run scenario files (or folders of them) without cargo.
     ///
-    /// Each scenario plays its runtime (runok today; PromptKit and PicoClaw
-    /// pipelines are in progress) against real plugin subprocesses and checks
-    /// its expectations. Snapshots are checked by `cargo test` only.
+    /// Each scenario plays its runtime (PromptKit, PicoClaw or runok) against
+    /// real plugin subprocesses and checks its expectations. Snapshots are
+    /// checked by `cargo test` (see README).
     Run(RunArgs),
     /// Print the JSON Schema of the scenario format (for editor completion).
     Schema,
@@ -66,9 +66,12 @@ struct RunArgs {
     /// Scenario files or folders (default: scenarios/).
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
-    /// Output format (text or json).
+    /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Write the report to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
     /// Scenarios run at once (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,

@@ -7,10 +7,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
-use serde_json::json;
 
 use super::{RunArgs, UsageError};
-use crate::report::{Format, escape};
+use crate::report::escape;
 use crate::runner::{RunEnv, RunResult, run};
 use crate::scenario::{discover, load};
 
@@ -59,25 +58,10 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
         eprint!("\r\x1b[2K");
     }
     let failed = results.iter().filter(|r| !r.passed()).count();
-    match args.format {
-        Format::Json => {
-            let out = json!({
-                "proctor_version": env!("CARGO_PKG_VERSION"),
-                "verdict": if failed == 0 { "pass" } else { "fail" },
-                "summary": {"passed": results.len() - failed, "failed": failed},
-                "scenarios": results.iter().map(|r| json!({"id": r.id, "status": if r.passed() { "pass" } else { "fail" }, "problems": r.problems, "summary": r.summary})).collect::<Vec<_>>(),
-            });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        }
-        _ => {
-            for r in &results {
-                println!("{} {}", if r.passed() { "PASS" } else { "FAIL" }, escape(&r.id));
-                for p in &r.problems {
-                    println!("       {}", escape(p).replace('\n', "\n       "));
-                }
-            }
-            println!("\n{} passed, {} failed", results.len() - failed, failed);
-        }
+    let rendered = crate::report::scenarios::render(&results, args.format);
+    match &args.output {
+        Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
+        None => print!("{rendered}"),
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -4,6 +4,7 @@
 mod escape;
 mod junit;
 mod markdown;
+pub mod scenarios;
 mod text;
 
 use proctor_conformance::certify::Report;
