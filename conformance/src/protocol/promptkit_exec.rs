@@ -115,13 +115,13 @@ pub fn render(role: Role, documented: &Value, profile: Profile) -> Value {
                 ctx.retain(|_, x| !is_empty_collection(x));
             }
             if v.get("params").is_some_and(is_empty_collection) {
-                v.as_object_mut().map(|o| o.remove("params"));
+                v.as_object_mut().map(|o| o.shift_remove("params"));
             }
             v
         }
         Role::EvalHook if !profile.promptkit_eval_hook_has_passed() => {
             let mut v = documented.clone();
-            v.as_object_mut().map(|o| o.remove("passed"));
+            v.as_object_mut().map(|o| o.shift_remove("passed"));
             v
         }
         _ => documented.clone(),
@@ -279,5 +279,7 @@ mod tests {
         let hook = documented(Role::EvalHook, None, &Value::Null);
         assert!(render(Role::EvalHook, &hook, Profile::Promptkit86d9f36).get("passed").is_none());
         assert_eq!(render(Role::EvalHook, &hook, Profile::Documented)["passed"], true);
+        let keys: Vec<String> = render(Role::EvalHook, &hook, Profile::Promptkit86d9f36).as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["eval_id", "type", "score", "explanation", "duration_ms", "session_id", "turn_index"], "removing a field keeps Go's order");
     }
 }

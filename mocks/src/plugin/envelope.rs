@@ -28,8 +28,8 @@ pub(crate) fn response(faults: &[Fault], id: &Value, answer: &Answer) -> Option<
         obj.insert("error".into(), json!({"code": "oops", "message": 42}));
     }
     if has(Fault::NeitherResultError) {
-        obj.remove("result");
-        obj.remove("error");
+        obj.shift_remove("result");
+        obj.shift_remove("error");
     }
     if has(Fault::WrongId)
         && let Some(id) = obj.get_mut("id")
@@ -46,7 +46,7 @@ pub(crate) fn response(faults: &[Fault], id: &Value, answer: &Answer) -> Option<
         obj.insert("jsonrpc".into(), json!("1.0"));
     }
     if has(Fault::NoJsonrpc) {
-        obj.remove("jsonrpc");
+        obj.shift_remove("jsonrpc");
     }
     Some(reply)
 }

@@ -70,6 +70,7 @@ pub(super) async fn run_due(ctx: &mut RunContext<'_>, when: When, session_id: &s
         }
         let score = run_one(ctx, plugin, cfg, &id, session_id, turn_index, messages).await;
         ctx.summary.eval_scores.push((id.clone(), score));
+        // EvalResult's field order (runtime/evals/types.go); `passed` exists only in the docs.
         let result = json!({"eval_id": id, "type": plugin.name, "score": score, "passed": score >= 1.0, "duration_ms": 0, "session_id": session_id, "turn_index": turn_index});
         let result = if turn_index == 0 { without(result, "turn_index") } else { result };
         for hook in of_kind(&scenario.plugins, "eval") {
@@ -80,7 +81,7 @@ pub(super) async fn run_due(ctx: &mut RunContext<'_>, when: When, session_id: &s
 
 fn without(mut v: Value, key: &str) -> Value {
     if let Some(o) = v.as_object_mut() {
-        o.remove(key);
+        o.shift_remove(key);
     }
     v
 }
