@@ -5,9 +5,10 @@
 use crate::scenario::Expectations;
 
 use super::summary::Summary;
+use super::transcript::Transcript;
 
 /// Every unmet expectation, as a line of text.
-pub fn judge(expect: &Expectations, s: &Summary) -> Vec<String> {
+pub fn judge(expect: &Expectations, s: &Summary, transcript: &Transcript) -> Vec<String> {
     let mut problems = Vec::new();
     if let Some(want) = &expect.outcome {
         if s.outcome.as_deref() != Some(want.as_str()) {
@@ -25,6 +26,13 @@ pub fn judge(expect: &Expectations, s: &Summary) -> Vec<String> {
     in_order(&mut problems, "decision", &expect.decisions, &s.decisions, |e, d| {
         e.plugin == d.plugin && e.call.as_ref().is_none_or(|c| *c == d.call) && e.decision == d.decision
     }, |e| format!("{} {} → {}", e.plugin, e.call.as_deref().unwrap_or("*"), e.decision), &s.decisions.iter().map(|d| format!("{} {} → {}", d.plugin, d.call, d.decision)).collect::<Vec<_>>());
+    let stdin: Vec<(String, String)> = transcript
+        .entries
+        .iter()
+        .filter(|e| e.kind == "stdin")
+        .filter_map(|e| Some((e.channel.strip_prefix("plugin ")?.to_string(), e.body.as_str()?.to_string())))
+        .collect();
+    in_order(&mut problems, "received", &expect.received, &stdin, |e, (p, text)| e.plugin == *p && text.contains(e.contains.as_str()), |e| format!("{} receiving {:?}", e.plugin, e.contains), &stdin.iter().map(|(p, t)| format!("{p}: {t}")).collect::<Vec<_>>());
     for nc in &expect.not_called {
         if let Some((p, c)) = s.calls.iter().find(|(p, c)| *p == nc.plugin && nc.call.as_ref().is_none_or(|x| x == c)) {
             problems.push(format!("not called: {p} received {c}"));

@@ -114,7 +114,7 @@ pub async fn run(scenario: &Scenario, env: &RunEnv) -> RunResult {
     if ctx.llm.unused() > 0 {
         problems.push(format!("the LLM script has {} round(s) that were never asked for", ctx.llm.unused()));
     }
-    problems.extend(expect::judge(&scenario.expect, &ctx.summary));
+    problems.extend(expect::judge(&scenario.expect, &ctx.summary, &ctx.transcript));
     let root = env.root.display().to_string();
     ctx.transcript.redact(&root, "[repo]");
     for r in &scenario.redact {

@@ -291,6 +291,9 @@ pub struct Expectations {
     /// Plugin decisions that must occur, in order.
     #[serde(default)]
     pub decisions: Vec<ExpectDecision>,
+    /// Text plugins must have received on stdin, in order (what the runtime sent).
+    #[serde(default)]
+    pub received: Vec<ExpectReceived>,
     /// Plugin calls that must not occur (`plugin` and `call`).
     #[serde(default)]
     pub not_called: Vec<ExpectCall>,
@@ -330,6 +333,16 @@ pub struct ExpectDecision {
     pub call: Option<String>,
     /// The decision (allow, deny, continue, respond, deny_tool, approved, ask …).
     pub decision: String,
+}
+
+/// Something a plugin received.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectReceived {
+    /// Plugin name.
+    pub plugin: String,
+    /// Text one of its stdin writes must contain (exact bytes, e.g. `"Args":`).
+    pub contains: String,
 }
 
 /// A plugin call.

@@ -132,7 +132,12 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
                 ctx.transcript.push("llm", "error", json!({"status": status, "message": message}));
                 return Ok(TurnEnd::Error);
             }
-            LlmResponse::Reply { text, tool_calls, chunks, .. } => (text, tool_calls, chunks),
+            LlmResponse::Reply { text, tool_calls, chunks, delay_ms } => {
+                if delay_ms > 0 {
+                    tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
+                }
+                (text, tool_calls, chunks)
+            }
         };
         ctx.transcript.push("llm", "reply", json!({"text": text, "tool_calls": calls, "chunks": chunks}));
         let mut enforced = false;
