@@ -116,8 +116,8 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
     for round in 1..=MAX_ROUNDS {
         // before_call: guardrails (input side) first, then exec provider hooks.
         match before_call(ctx, st, round).await {
-            Some(Verdict::Deny { reason, .. }) => return Ok(deny(ctx, "provider_before", reason)),
-            Some(Verdict::Enforced { reason, metadata }) => {
+            Some((Verdict::Deny { reason, .. }, hook)) => return Ok(deny(ctx, &hook, "provider_before", reason)),
+            Some((Verdict::Enforced { reason, metadata }, _)) => {
                 let text = metadata.get("replacement").and_then(Value::as_str).map_or_else(|| if reason.is_empty() { POLICY_TEXT.to_string() } else { reason.clone() }, str::to_string);
                 ctx.transcript.push("runtime", "event", json!({"enforced": "before_call", "finish_reason": "safety"}));
                 return Ok(finish(ctx, st, text));
@@ -150,8 +150,8 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         }
         if !enforced {
             match after_call(ctx, st, round, &text).await {
-                Some((Verdict::Deny { reason, .. }, _)) => return Ok(deny(ctx, "provider_after", reason)),
-                Some((Verdict::Enforced { .. }, rewritten)) => {
+                Some((Verdict::Deny { reason, .. }, hook, _)) => return Ok(deny(ctx, &hook, "provider_after", reason)),
+                Some((Verdict::Enforced { .. }, _, rewritten)) => {
                     // A guardrail rewrites the content; an exec hook cannot, so the text stays.
                     text = rewritten.unwrap_or(text);
                     calls.clear();
@@ -193,9 +193,8 @@ fn finish(ctx: &mut RunContext<'_>, st: &mut State, text: String) -> TurnEnd {
 }
 
 /// A HookDeniedError: the turn aborts.
-fn deny(ctx: &mut RunContext<'_>, kind: &str, reason: String) -> TurnEnd {
-    let hook = ctx.summary.decisions.last().map(|d| d.plugin.clone()).unwrap_or_default();
-    let hook = if ctx.profile.promptkit_denial_names_hook() { hook } else { "provider_hook".to_string() };
+fn deny(ctx: &mut RunContext<'_>, hook: &str, kind: &str, reason: String) -> TurnEnd {
+    let hook = if ctx.profile.promptkit_denial_names_hook() { hook.to_string() } else { "provider_hook".to_string() };
     ctx.transcript.push("runtime", "error", format!("hook {hook:?} ({kind}) denied: {reason}"));
     ctx.summary.denials.push(DenialRecord { hook, kind: kind.into(), reason });
     TurnEnd::Denied
@@ -216,15 +215,15 @@ fn provider_request(st: &State, round: usize) -> Value {
 }
 
 /// Input guardrails (when the last message is the user's), then exec
-/// provider hooks; the first non-allow wins.
-async fn before_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize) -> Option<Verdict> {
+/// provider hooks; the first non-allow wins, with the name of who decided.
+async fn before_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize) -> Option<(Verdict, String)> {
     let scenario = ctx.scenario;
     if let Some(last) = st.messages.last().filter(|m| m.role == "user") {
         let content = last.content.clone();
         for g in scenario.guardrails.iter().filter(|g| guardrails::judges(g, Side::Input)) {
             if let Some(fired) = guardrails::check(g, &content, enforce_max_sentences(ctx)) {
                 record_guardrail(ctx, &fired, "before_call");
-                return Some(Verdict::Enforced { reason: fired.content.clone(), metadata: json!({"replacement": fired.content}) });
+                return Some((Verdict::Enforced { reason: fired.content.clone(), metadata: json!({"replacement": fired.content}) }, fired.kind.to_string()));
             }
         }
     }
@@ -232,20 +231,20 @@ async fn before_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize) -> 
     for hook in of_kind(&scenario.plugins, "provider").iter().filter(|h| h.runs_in("before_call")) {
         let verdict = hooks::invoke(ctx, hook, "before_call", doc.clone()).await;
         if verdict != Verdict::Allow {
-            return Some(verdict);
+            return Some((verdict, hook.plugin.name.clone()));
         }
     }
     None
 }
 
 /// Output guardrails on this response, then exec provider hooks; returns
-/// the first non-allow and, for a guardrail, the rewritten content.
-async fn after_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize, text: &str) -> Option<(Verdict, Option<String>)> {
+/// the first non-allow, who decided, and, for a guardrail, the rewritten content.
+async fn after_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize, text: &str) -> Option<(Verdict, String, Option<String>)> {
     let scenario = ctx.scenario;
     for g in scenario.guardrails.iter().filter(|g| guardrails::judges(g, Side::Output)) {
         if let Some(fired) = guardrails::check(g, text, enforce_max_sentences(ctx)) {
             record_guardrail(ctx, &fired, "after_call");
-            return Some((Verdict::Enforced { reason: fired.explanation.clone(), metadata: Value::Null }, Some(fired.content)));
+            return Some((Verdict::Enforced { reason: fired.explanation.clone(), metadata: Value::Null }, fired.kind.to_string(), Some(fired.content)));
         }
     }
     let doc = json!({
@@ -255,7 +254,7 @@ async fn after_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize, text
     for hook in of_kind(&scenario.plugins, "provider").iter().filter(|h| h.runs_in("after_call")) {
         let verdict = hooks::invoke(ctx, hook, "after_call", doc.clone()).await;
         if verdict != Verdict::Allow {
-            return Some((verdict, None));
+            return Some((verdict, hook.plugin.name.clone(), None));
         }
     }
     None
@@ -290,7 +289,9 @@ fn intercept_chunks(ctx: &mut RunContext<'_>, chunks: &[String]) -> Option<Strin
     None
 }
 
-/// Tool hooks before, the tool, tool hooks after. `None` when the call is pending.
+/// Tool hooks before, the tool, tool hooks after. `None` when the call is
+/// pending. PromptKit runs a round's calls concurrently (up to 10); proctor
+/// runs them in order so transcripts are reproducible.
 async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall) -> Option<ToolOutcome> {
     let scenario = ctx.scenario;
     let request = json!({"name": call.name, "args": call.arguments, "call_id": call.id});
