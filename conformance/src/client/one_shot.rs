@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde::de::IgnoredAny;
 
 use crate::transport::{Collected, Deadlines, PluginCommand, PluginProcess, Shutdown, SpawnError};
 
@@ -34,10 +34,30 @@ impl OneShotReply {
 }
 
 /// Whether `bytes` already hold one complete JSON value (BOM tolerated).
+/// Called after every chunk, so it must stay cheap on floods: output that
+/// cannot start a JSON value is rejected at its first byte, and parsing
+/// builds nothing.
 fn complete(bytes: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(bytes);
-    let text = text.trim_start_matches('\u{feff}');
-    matches!(serde_json::Deserializer::from_str(text).into_iter::<Value>().next(), Some(Ok(_)))
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if !matches!(first, Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')) {
+        return false;
+    }
+    matches!(serde_json::Deserializer::from_slice(body).into_iter::<IgnoredAny>().next(), Some(Ok(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::complete;
+
+    #[test]
+    fn completeness() {
+        assert!(complete(b"{\"a\":1}"));
+        assert!(complete(b"\xEF\xBB\xBF {\"a\":1}"));
+        assert!(!complete(b"{\"a\":"));
+        assert!(!complete(b"loading... {\"a\":1}"));
+        assert!(complete(b"null"));
+    }
 }
 
 /// Runs `command` once with `request` on stdin.
