@@ -26,7 +26,7 @@ fn failing(dir: &Path) -> (u64, u64) {
         std::env::set_var("INSTA_FORCE_PASS", "0");
     }
     let env = RunEnv { root: repo_root(), mock_program: proctor().into() };
-    let args = libtest_mimic::Arguments { test_threads: Some(1), quiet: true, ..Default::default() };
+    let args = libtest_mimic::Arguments { test_threads: Some(1), quiet: true, logfile: Some("/dev/null".into()), ..Default::default() };
     let c = proctor::testing::run_trials(dir, env, &args);
     (c.num_passed, c.num_failed)
 }

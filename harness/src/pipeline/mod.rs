@@ -2,6 +2,7 @@
 //! where the research notes show otherwise, as implemented (the profile
 //! decides).
 
+mod picoclaw;
 mod promptkit;
 mod runok;
 
@@ -22,16 +23,13 @@ pub enum PipelineError {
         /// Why.
         error: String,
     },
-    /// This runtime's pipeline is not implemented yet.
-    #[error("the {0:?} pipeline is not implemented yet")]
-    Unsupported(Runtime),
 }
 
 /// Plays the scenario's runtime to the end of its turns.
 pub async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
     match ctx.scenario.runtime {
         Runtime::Runok => runok::run(ctx).await,
+        Runtime::Picoclaw => picoclaw::run(ctx).await,
         Runtime::Promptkit => promptkit::run(ctx).await,
-        other => Err(PipelineError::Unsupported(other)),
     }
 }
