@@ -68,7 +68,8 @@ pub async fn one_shot(command: &PluginCommand, deadlines: Deadlines, request: Ve
     let start = Instant::now();
     let collected = process.collect_answer(deadlines.request, STDOUT_CAP, complete).await;
     let waited = start.elapsed();
-    let stderr = process.stderr().text();
+    let tail = process.stderr().clone();
     let shutdown = process.shutdown().await;
+    let stderr = tail.text();
     Ok(OneShotReply { sent: request, collected, shutdown, stderr, write_error, waited })
 }

@@ -129,8 +129,12 @@ impl RpcClient {
         self.process.stderr().text()
     }
 
-    /// Closes stdin and stops the plugin (shutdown deadline, then signals).
-    pub async fn close(self) -> Shutdown {
-        self.process.shutdown().await
+    /// Closes stdin and stops the plugin (shutdown deadline, then signals);
+    /// returns how it ended and its whole stderr tail, read once every
+    /// writer of stderr is gone.
+    pub async fn close(self) -> (Shutdown, String) {
+        let tail = self.process.stderr().clone();
+        let shutdown = self.process.shutdown().await;
+        (shutdown, tail.text())
     }
 }

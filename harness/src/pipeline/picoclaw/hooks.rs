@@ -81,22 +81,11 @@ impl Hook {
     /// Closes stdin and waits for the exit (PicoClaw: 2 s, then SIGKILL);
     /// records the stderr tail and how the hook ended.
     pub async fn close(self, t: &mut Transcript) {
-        // stderr is drained in the background: let it settle, so that lines
-        // a hook logged for the last notifications are not a race.
-        let mut last = self.client.stderr();
-        for _ in 0..20 {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            let now = self.client.stderr();
-            if now == last {
-                break;
-            }
-            last = now;
-        }
-        if !last.is_empty() {
-            t.push(self.channel.clone(), "stderr", last);
-        }
         let channel = self.channel.clone();
-        let end = self.client.close().await;
+        let (end, stderr) = self.client.close().await;
+        if !stderr.is_empty() {
+            t.push(channel.clone(), "stderr", stderr);
+        }
         let mut body = json!({"exit": end.exit.to_string(), "how": end.how});
         if let Some(left) = end.leftover {
             body["leftover"] = json!(left);

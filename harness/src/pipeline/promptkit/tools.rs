@@ -71,8 +71,7 @@ impl Servers {
     pub async fn close(self, ctx: &mut RunContext<'_>) {
         for (name, server) in self.running {
             if let Server::Up(client) = server {
-                let stderr = client.stderr();
-                let shutdown = client.close().await;
+                let (shutdown, stderr) = client.close().await;
                 ctx.transcript.bytes(format!("plugin {name}"), "stderr", stderr.as_bytes());
                 ctx.transcript.push(format!("plugin {name}"), "exit", shutdown.exit.to_string());
             }
@@ -182,7 +181,7 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
     };
     if let Some(replacement) = replace {
         if let Some(Server::Up(client)) = servers.running.insert(name.clone(), replacement) {
-            let shutdown = client.close().await;
+            let (shutdown, _) = client.close().await;
             ctx.transcript.push(channel, "exit", shutdown.exit.to_string());
         }
     }
