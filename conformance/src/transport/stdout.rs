@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use tokio::io::AsyncReadExt;
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::ChildStdout;
 use tokio::time::Instant;
 
@@ -59,10 +59,11 @@ pub struct ToEof {
     pub reached_eof: bool,
 }
 
-/// A plugin's stdout with a line buffer and an evidence log.
+/// A plugin's stdout with a line buffer and an evidence log. Generic over
+/// the byte source so the reader can be tested on arbitrary chunkings.
 #[derive(Debug)]
-pub struct StdoutReader {
-    stdout: ChildStdout,
+pub struct StdoutReader<R = ChildStdout> {
+    stdout: R,
     /// Bytes read but not yet returned as a line.
     pending: Vec<u8>,
     /// When discarding an overlong line: how long it is so far.
@@ -77,8 +78,9 @@ pub struct StdoutReader {
     total: u64,
 }
 
-impl StdoutReader {
-    pub(crate) fn new(stdout: ChildStdout, max_line: usize) -> Self {
+impl<R: AsyncRead + Unpin> StdoutReader<R> {
+    /// A reader over `stdout` that gives up on lines longer than `max_line`.
+    pub fn new(stdout: R, max_line: usize) -> Self {
         StdoutReader {
             stdout,
             pending: Vec::new(),
@@ -140,6 +142,11 @@ impl StdoutReader {
                 line.pop();
                 if let Some(skipped) = self.discarding.take() {
                     return ReadEvent::TooLong { len: skipped + line.len() };
+                }
+                // The cap is exact whatever the chunking: a line that
+                // arrived in one read is judged like one that did not.
+                if line.len() > self.max_line {
+                    return ReadEvent::TooLong { len: line.len() };
                 }
                 let ending = if line.last() == Some(&b'\r') {
                     line.pop();
