@@ -10,6 +10,7 @@
 //!   hints) and typed outcomes with their evidence.
 //! - [`client`]: the runtime's end of a plugin conversation (one-shot and
 //!   JSON-RPC), shared by certification and the reference pipelines.
+//! - [`verify`]: judge a runtime from what its plugins received.
 //! - [`certify`]: run the probes of a family against a plugin and produce a
 //!   [`certify::Report`].
 
@@ -21,3 +22,4 @@ pub mod client;
 pub mod framing;
 pub mod protocol;
 pub mod transport;
+pub mod verify;

@@ -7,7 +7,7 @@ mod common;
 use std::io::Write;
 
 use common::{certify_json, mock, problems, results};
-use proctor_conformance::check::CATALOGUE;
+use proctor_conformance::check::{CATALOGUE, Group};
 
 /// One row: the check, how to certify, and the mock flags that pass / fail it.
 struct Bite {
@@ -113,7 +113,8 @@ fn bite(check: &str) {
 
 #[test]
 fn every_check_in_the_catalogue_has_a_bite_row() {
-    let missing: Vec<&str> = CATALOGUE.iter().map(|c| c.id).filter(|id| !BITES.iter().any(|b| b.check == *id)).collect();
+    // Runtime checks judge records, not plugins: harness/tests/verify.rs bites them.
+    let missing: Vec<&str> = CATALOGUE.iter().filter(|c| c.group != Group::Runtime).map(|c| c.id).filter(|id| !BITES.iter().any(|b| b.check == *id)).collect();
     assert!(missing.is_empty(), "checks without a failing and a passing plugin: {missing:?}");
     let stale: Vec<&str> = BITES.iter().map(|b| b.check).filter(|id| !CATALOGUE.iter().any(|c| c.id == *id)).collect();
     assert!(stale.is_empty(), "bite rows for checks that do not exist: {stale:?}");

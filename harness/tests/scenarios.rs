@@ -8,6 +8,6 @@ use proctor::runner::RunEnv;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf();
-    let env = RunEnv { root: root.clone(), mock_program: PathBuf::from(env!("CARGO_BIN_EXE_proctor")) };
+    let env = RunEnv { root: root.clone(), mock_program: PathBuf::from(env!("CARGO_BIN_EXE_proctor")), record_dir: None };
     proctor::testing::run_trials(&root.join("scenarios"), env, &libtest_mimic::Arguments::from_args()).exit();
 }

@@ -25,7 +25,7 @@ fn failing(dir: &Path) -> (u64, u64) {
         std::env::set_var("INSTA_UPDATE", "no");
         std::env::set_var("INSTA_FORCE_PASS", "0");
     }
-    let env = RunEnv { root: repo_root(), mock_program: proctor().into() };
+    let env = RunEnv { root: repo_root(), mock_program: proctor().into(), record_dir: None };
     let args = libtest_mimic::Arguments { test_threads: Some(1), quiet: true, logfile: Some("/dev/null".into()), ..Default::default() };
     let c = proctor::testing::run_trials(dir, env, &args);
     (c.num_passed, c.num_failed)
@@ -55,7 +55,7 @@ fn a_corrupted_snapshot_or_expectation_fails_exactly_its_test() {
 fn a_malformed_scenario_is_a_failing_trial_with_its_location() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bad.yaml"), "id: x\nruntime: runok\nturns:\n  - comand: {raw: ls}\n").unwrap();
-    let env = RunEnv { root: repo_root(), mock_program: proctor().into() };
+    let env = RunEnv { root: repo_root(), mock_program: proctor().into(), record_dir: None };
     let trials = proctor::testing::trials(dir.path(), env);
     assert_eq!(trials.len(), 1);
     assert_eq!(trials[0].name(), "bad");

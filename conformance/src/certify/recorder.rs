@@ -2,7 +2,7 @@
 //! applicable check ends up with exactly one result: a check nobody decided
 //! is reported failed-untestable, naming the failure that stopped the run.
 
-use crate::check::{CATALOGUE, CheckDef, CheckId, Evidence, Failure, Outcome, lookup};
+use crate::check::{CATALOGUE, CheckDef, CheckId, Evidence, Failure, Group, Outcome, lookup};
 use crate::protocol::{Family, Profile, Role};
 
 use super::report::CheckResult;
@@ -40,7 +40,7 @@ impl Recorder {
     pub(crate) fn new(family: Family, roles: &[Role], profile: Profile, not_in_profile: &[CheckId]) -> Self {
         let applicable = CATALOGUE
             .iter()
-            .filter(|c| c.applies(family, roles) && !not_in_profile.contains(&c.id))
+            .filter(|c| c.group != Group::Runtime && c.applies(family, roles) && !not_in_profile.contains(&c.id))
             .collect();
         Recorder { profile, applicable, entries: Vec::new(), blocker: None }
     }
@@ -150,26 +150,7 @@ impl Recorder {
             .into_iter()
             .filter_map(|e| {
                 let def = lookup(e.id)?;
-                let status = e.outcome.status(def.level);
-                let message = match (&e.outcome, &e.case) {
-                    (Outcome::Pass, None) => def.summary.to_string(),
-                    (outcome, Some(case)) => format!("case `{case}`: {}", outcome.describe()),
-                    (outcome, None) => outcome.describe(),
-                };
-                let hint = (!matches!(e.outcome, Outcome::Pass | Outcome::Skip { .. })).then_some(def.hint);
-                Some(CheckResult {
-                    id: def.id,
-                    level: def.level,
-                    status,
-                    spec: def.spec,
-                    message,
-                    profile: profile.clone(),
-                    group: def.group,
-                    case: e.case,
-                    hint,
-                    detail: e.outcome,
-                    evidence: e.evidence,
-                })
+                Some(CheckResult::new(def, &profile, e.case, e.outcome, e.evidence))
             })
             .collect()
     }

@@ -62,6 +62,9 @@ pub struct CheckResult {
 pub struct Report {
     /// proctor's version.
     pub proctor_version: &'static str,
+    /// What produced the report, when it is not `proctor certify`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// `--protocol`.
     pub protocol: String,
     /// `--role`, when given or implied.
@@ -91,7 +94,7 @@ impl Report {
             }
         }
         let verdict = if summary.failed == 0 { Verdict::Conformant } else { Verdict::Nonconformant };
-        Report { proctor_version: env!("CARGO_PKG_VERSION"), protocol, role, profiles, command, verdict, summary, checks }
+        Report { proctor_version: env!("CARGO_PKG_VERSION"), title: None, protocol, role, profiles, command, verdict, summary, checks }
     }
 
     /// The results that did not pass (fail or warn), in order.
@@ -101,6 +104,21 @@ impl Report {
 }
 
 impl CheckResult {
+    /// The result of check `def` under `profile`, for `case` (a `--cases`
+    /// case, or for runtime checks the plugin the runtime talked to).
+    pub fn new(def: &'static crate::check::CheckDef, profile: &str, case: Option<String>, outcome: Outcome, evidence: Evidence) -> Self {
+        let message = match (&outcome, &case) {
+            (Outcome::Pass, None) => def.summary.to_string(),
+            (outcome, Some(case)) => {
+                let what = if def.group == crate::check::Group::Runtime { "plugin" } else { "case" };
+                format!("{what} `{case}`: {}", outcome.describe())
+            }
+            (outcome, None) => outcome.describe(),
+        };
+        let hint = (!matches!(outcome, Outcome::Pass | Outcome::Skip { .. })).then_some(def.hint);
+        CheckResult { id: def.id, level: def.level, status: outcome.status(def.level), spec: def.spec, message, profile: profile.to_string(), group: def.group, case, hint, detail: outcome, evidence }
+    }
+
     /// Whether this result counts against the verdict.
     pub fn is_blocking(&self) -> bool {
         self.status == Status::Fail

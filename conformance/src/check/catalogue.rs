@@ -38,6 +38,8 @@ pub enum Group {
     Robustness,
     /// The author's own `--cases`.
     Cases,
+    /// What a runtime sent to plugins (`proctor verify`), not what a plugin did.
+    Runtime,
 }
 
 impl Group {
@@ -50,6 +52,7 @@ impl Group {
             Group::Semantics => "Role semantics",
             Group::Robustness => "Robustness",
             Group::Cases => "Cases",
+            Group::Runtime => "Runtime (what the runtime sent)",
         }
     }
 }
@@ -499,6 +502,67 @@ pub static CATALOGUE: &[CheckDef] = &[
         hint: "Read stdin line by line and answer every line; never drop the rest of a read chunk.",
     },
     // ── Cases ───────────────────────────────────────────────────────────
+    // ── Runtime (proctor verify) ────────────────────────────────────────
+    CheckDef {
+        id: "RUNTIME-FRAMING",
+        group: Group::Runtime,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "line protocols: one JSON object per line, ending in \\n; one-shot: exactly one JSON document",
+        summary: "every request is framed as the family requires",
+        hint: "Write each line-protocol message as compact JSON plus \\n; write a one-shot request as one document.",
+    },
+    CheckDef {
+        id: "RUNTIME-JSONRPC-ENVELOPE",
+        group: Group::Runtime,
+        level: Level::Must,
+        families: RPC,
+        scope: Scope::AnyRole,
+        spec: "JSON-RPC 2.0 §4: \"jsonrpc\": \"2.0\", a string method, object params, an integer id on requests",
+        summary: "requests carry a JSON-RPC 2.0 envelope with integer ids",
+        hint: "Send {\"jsonrpc\":\"2.0\",\"id\":N,\"method\":…,\"params\":{…}}; plugins echo integer ids only.",
+    },
+    CheckDef {
+        id: "RUNTIME-IDS-INCREASING",
+        group: Group::Runtime,
+        level: Level::Must,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "picoclaw@cf67dd3 and promptkit@86d9f36 number requests 1, 2, 3 … per process",
+        summary: "request ids increase per process, starting at 1",
+        hint: "Keep one counter per plugin process and never reuse an id.",
+    },
+    CheckDef {
+        id: "RUNTIME-METHODS",
+        group: Group::Runtime,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "promptkit-exec-protocol.txt, picoclaw-hook-protocol.md, runok-extension-protocol.txt (methods and params)",
+        summary: "methods and params are the family's",
+        hint: "Use the family's method names and params shapes (execute/{args}, hook.*, validateCommand/{six fields}).",
+    },
+    CheckDef {
+        id: "RUNTIME-HELLO-FIRST",
+        group: Group::Runtime,
+        level: Level::Must,
+        families: &[PICO],
+        scope: Scope::AnyRole,
+        spec: "picoclaw-hook-protocol.md#1-hookhello-handshake",
+        summary: "the first message to a hook is hook.hello with version 1 and its modes",
+        hint: "Send hook.hello (id 1, version 1, modes) before anything else.",
+    },
+    CheckDef {
+        id: "RUNTIME-STDIN-CLOSED",
+        group: Group::Runtime,
+        level: Level::Must,
+        families: ONE_SHOT,
+        scope: Scope::AnyRole,
+        spec: "one-shot plugins read stdin to EOF: the runtime closes stdin after the request",
+        summary: "stdin is closed after the one-shot request",
+        hint: "Close the plugin's stdin right after writing the request.",
+    },
     CheckDef {
         id: "CASE-DECISION",
         group: Group::Cases,

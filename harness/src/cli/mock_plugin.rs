@@ -1,4 +1,5 @@
-//! `proctor mock-plugin`: the scripted plugin, as a process.
+//! `proctor mock-plugin`: the scripted plugin, as a process, configured by
+//! flags or by a scenario's plugin entry.
 
 use std::process::ExitCode;
 
@@ -6,6 +7,7 @@ use proctor_conformance::protocol::Role;
 use proctor_mocks::plugin::{Decision, Fault, MockPluginConfig};
 
 use super::{MockPluginArgs, UsageError};
+use crate::scenario::{Process, load};
 
 pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
     if args.list_faults {
@@ -14,18 +16,46 @@ pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let config = match (&args.scenario, &args.plugin) {
+        (Some(path), Some(name)) => from_scenario(path, name, &args)?,
+        _ => from_flags(&args)?,
+    };
+    let code = match &args.record {
+        Some(path) => proctor_mocks::plugin::run_recording(&config, path).map_err(|e| UsageError(format!("cannot write the record {}: {e}", path.display())))?,
+        None => proctor_mocks::plugin::run(&config),
+    };
+    Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+}
+
+fn parse_faults(names: &[String]) -> Result<Vec<Fault>, UsageError> {
+    names.iter().map(|f| f.parse::<Fault>().map_err(|e| UsageError(e.to_string()))).collect()
+}
+
+fn parse_decision(name: Option<&str>) -> Result<Decision, UsageError> {
+    name.unwrap_or("allow").parse().map_err(|e: proctor_conformance::protocol::UnknownName| UsageError(e.to_string()))
+}
+
+fn from_flags(args: &MockPluginArgs) -> Result<MockPluginConfig, UsageError> {
     let family = args.protocol.ok_or_else(|| UsageError("--protocol is required".into()))?;
     let roles = match &args.role {
         Some(r) => Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?,
         None => Vec::new(),
     };
-    let faults = args
-        .faults
-        .iter()
-        .map(|f| f.parse::<Fault>().map_err(|e| UsageError(e.to_string())))
-        .collect::<Result<Vec<_>, _>>()?;
-    let decision: Decision = args.decision.parse().map_err(|e: proctor_conformance::protocol::UnknownName| UsageError(e.to_string()))?;
-    let config = MockPluginConfig { family, roles, faults, decision, crash_after: args.crash_after };
-    let code = proctor_mocks::plugin::run(&config);
-    Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+    Ok(MockPluginConfig { family, roles, faults: parse_faults(&args.faults)?, decision: parse_decision(args.decision.as_deref())?, crash_after: args.crash_after })
+}
+
+/// The scenario's plugin entry decides; flags given as well are added to it.
+fn from_scenario(path: &std::path::Path, name: &str, args: &MockPluginArgs) -> anyhow::Result<MockPluginConfig> {
+    let scenario = load(path).map_err(|e| UsageError(e.to_string()))?;
+    let plugin = scenario.plugins.iter().find(|p| p.name == name).ok_or_else(|| {
+        UsageError(format!("{}: no plugin named `{name}`; plugins: {}", path.display(), scenario.plugins.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")))
+    })?;
+    let Process::Mock(spec) = &plugin.process else {
+        return Err(UsageError(format!("{}: plugin `{name}` runs a real command; only `process: {{mock: …}}` plugins can be played", path.display())).into());
+    };
+    let (family, roles) = plugin.protocol();
+    let mut faults = parse_faults(&spec.faults)?;
+    faults.extend(parse_faults(&args.faults)?);
+    let decision = parse_decision(args.decision.as_deref().or(spec.decision.as_deref()))?;
+    Ok(MockPluginConfig { family, roles, faults, decision, crash_after: args.crash_after.or(spec.crash_after) })
 }

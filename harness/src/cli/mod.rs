@@ -5,6 +5,7 @@ mod certify;
 mod checks;
 mod mock_plugin;
 mod run;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,6 +60,28 @@ enum Command {
     Run(RunArgs),
     /// Print the JSON Schema of the scenario format (for editor completion).
     Schema,
+    /// Judge what a runtime sent to a scenario's mock plugins.
+    ///
+    /// Start each `process: {mock: …}` plugin of the scenario as
+    /// `proctor mock-plugin --scenario FILE --plugin NAME --record DIR/NAME.jsonl`
+    /// inside your runtime, run the conversation, then verify the records.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    /// The scenario the runtime ran.
+    #[arg(long, value_name = "FILE")]
+    scenario: PathBuf,
+    /// Record files, or folders of `<plugin>.jsonl` records.
+    #[arg(long = "record", value_name = "PATH", required = true)]
+    records: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Write the report to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -72,6 +95,10 @@ struct RunArgs {
     /// Write the report to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Mock plugins record what they receive to DIR/<plugin>.jsonl, for
+    /// `proctor verify` (run one scenario at a time with this).
+    #[arg(long, value_name = "DIR")]
+    record_dir: Option<PathBuf>,
     /// Scenarios run at once (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
@@ -126,8 +153,8 @@ struct ChecksArgs {
 
 #[derive(Debug, clap::Args)]
 struct MockPluginArgs {
-    /// Protocol family to speak.
-    #[arg(long, value_name = "FAMILY", required_unless_present = "list_faults")]
+    /// Protocol family to speak (not needed with --scenario).
+    #[arg(long, value_name = "FAMILY", required_unless_present_any = ["list_faults", "scenario"])]
     protocol: Option<Family>,
     /// Role(s) to play (comma list for PicoClaw modes). Default: every role of the family.
     #[arg(long, value_name = "ROLE")]
@@ -136,11 +163,20 @@ struct MockPluginArgs {
     #[arg(long = "fault", value_name = "FAULT")]
     faults: Vec<String>,
     /// What a well-behaved answer decides: allow, deny, pending, respond, modify.
-    #[arg(long, value_name = "DECISION", default_value = "allow")]
-    decision: String,
+    #[arg(long, value_name = "DECISION")]
+    decision: Option<String>,
     /// For the crash-after fault: how many requests to answer before exiting 1.
     #[arg(long, value_name = "N")]
     crash_after: Option<u32>,
+    /// Play the plugin a scenario describes (its `process: {mock: …}` and config).
+    #[arg(long, value_name = "FILE", requires = "plugin")]
+    scenario: Option<PathBuf>,
+    /// With --scenario: the plugin's name.
+    #[arg(long, value_name = "NAME", requires = "scenario")]
+    plugin: Option<String>,
+    /// Record every byte received on stdin, with timestamps, as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
     /// Print every fault with what it does, then exit.
     #[arg(long)]
     list_faults: bool,
@@ -159,6 +195,7 @@ pub fn main() -> ExitCode {
         Command::Checks(args) => checks::run(args),
         Command::MockPlugin(args) => mock_plugin::run(args),
         Command::Run(args) => run::main(args),
+        Command::Verify(args) => verify::run(args),
         Command::Schema => {
             println!("{}", serde_json::to_string_pretty(&crate::scenario::schema()).unwrap_or_default());
             Ok(ExitCode::SUCCESS)

@@ -24,7 +24,10 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     for f in &files {
         scenarios.push(load(f).map_err(|e| UsageError(e.to_string()))?);
     }
-    let env = Arc::new(RunEnv { root: std::env::current_dir()?, mock_program: std::env::current_exe()? });
+    if let Some(dir) = &args.record_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let env = Arc::new(RunEnv { root: std::env::current_dir()?, mock_program: std::env::current_exe()?, record_dir: args.record_dir.clone() });
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     let progress = std::io::stderr().is_terminal() && !args.no_progress;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;

@@ -40,7 +40,14 @@ pub fn render(report: &Report, color: bool) -> String {
     let p = Paint { color };
     let mut out = String::new();
     let role = report.role.as_deref().map(|r| format!(" --role {r}")).unwrap_or_default();
-    let _ = writeln!(out, "{} --protocol {}{} -- {}", p.bold("proctor certify"), report.protocol, role, escape(&report.command.join(" ")));
+    match &report.title {
+        Some(title) => {
+            let _ = writeln!(out, "{}", p.bold(&escape(title)));
+        }
+        None => {
+            let _ = writeln!(out, "{} --protocol {}{} -- {}", p.bold("proctor certify"), report.protocol, role, escape(&report.command.join(" ")));
+        }
+    }
     for profile in &report.profiles {
         let _ = writeln!(out, "\n{}", p.bold(&format!("profile {profile}")));
         let checks: Vec<&CheckResult> = report.checks.iter().filter(|c| &c.profile == profile).collect();

@@ -26,6 +26,9 @@ pub struct RunEnv {
     pub root: PathBuf,
     /// The `proctor` executable, for `process: {mock: …}` plugins.
     pub mock_program: PathBuf,
+    /// When set, mock plugins record what they receive here (`<name>.jsonl`),
+    /// so `proctor verify` can judge proctor's own pipelines (dogfood).
+    pub record_dir: Option<PathBuf>,
 }
 
 /// Everything a pipeline needs while it plays a runtime.
@@ -61,6 +64,9 @@ impl RunContext<'_> {
                 }
                 if let Some(n) = m.crash_after {
                     argv.extend(["--crash-after".into(), n.to_string()]);
+                }
+                if let Some(dir) = &self.env.record_dir {
+                    argv.extend(["--record".into(), dir.join(format!("{}.jsonl", plugin.name)).display().to_string()]);
                 }
                 argv
             }

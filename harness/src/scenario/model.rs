@@ -394,3 +394,43 @@ pub struct Redaction {
     #[serde(default)]
     pub with: Option<String>,
 }
+
+impl Plugin {
+    /// The protocol family the plugin speaks and the roles it plays, from its
+    /// runtime configuration (a server-mode tool speaks JSON-RPC; PicoClaw
+    /// modes come from `intercept` and `observe`).
+    pub fn protocol(&self) -> (proctor_conformance::protocol::Family, Vec<proctor_conformance::protocol::Role>) {
+        use proctor_conformance::protocol::{Family, Role};
+        match &self.config {
+            PluginConfig::PromptkitHook(h) => {
+                let role = match h.hook.as_str() {
+                    "provider" => Role::ProviderHook,
+                    "tool" => Role::ToolHook,
+                    "session" => Role::SessionHook,
+                    _ => Role::EvalHook,
+                };
+                (Family::PromptkitExec, vec![role])
+            }
+            PluginConfig::PromptkitTool(t) if t.runtime.as_deref() == Some("server") => (Family::PromptkitServer, vec![Role::Tool]),
+            PluginConfig::PromptkitTool(_) => (Family::PromptkitExec, vec![Role::Tool]),
+            PluginConfig::PromptkitEval(_) => (Family::PromptkitExec, vec![Role::Eval]),
+            PluginConfig::PicoclawHook(h) => {
+                let mut modes = Vec::new();
+                if !h.observe.is_empty() {
+                    modes.push(Role::Observe);
+                }
+                if h.intercept.iter().any(|i| i == "before_llm" || i == "after_llm") {
+                    modes.push(Role::Llm);
+                }
+                if h.intercept.iter().any(|i| i == "before_tool" || i == "after_tool") {
+                    modes.push(Role::ToolMode);
+                }
+                if h.intercept.iter().any(|i| i == "approve_tool") {
+                    modes.push(Role::Approve);
+                }
+                (Family::PicoclawHook, modes)
+            }
+            PluginConfig::RunokExtension(_) => (Family::RunokExtension, vec![Role::Guard]),
+        }
+    }
+}

@@ -22,5 +22,5 @@ pub use config::{Decision, MockPluginConfig};
 pub use fault::{Fault, FaultKind};
 pub use frame::{HUGE_PADDING, LOG_LINE};
 pub use reply::{Answer, DENY_REASON};
-pub use run::run;
+pub use run::{run, run_recording};
 pub use serve::{Ending, FLOOD_BYTES, ServeError, serve};

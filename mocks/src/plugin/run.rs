@@ -27,6 +27,47 @@ const NONZERO_EXIT: i32 = 3;
 /// (returning, rather than exiting here, keeps `main` in charge of the
 /// process). Replies go to fd 1 unbuffered and are flushed one by one.
 pub fn run(config: &MockPluginConfig) -> i32 {
+    run_with(config, raw_stdin())
+}
+
+/// [`run`], recording every byte received on stdin to `record` as JSON
+/// lines (`{"at_ms":…,"text":…}` or `"hex"` for bytes that are not UTF-8,
+/// then `{"at_ms":…,"eof":true}`), flushed as they arrive, so a runtime that
+/// kills the plugin still leaves a complete record.
+pub fn run_recording(config: &MockPluginConfig, record: &std::path::Path) -> io::Result<i32> {
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(record)?;
+    // One record file can hold many processes (one-shot plugins): each starts with a marker.
+    writeln!(file, "{}", serde_json::json!({"at_ms": 0, "start": true, "pid": std::process::id()}))?;
+    file.flush()?;
+    Ok(run_with(config, Box::new(Recorder { inner: raw_stdin(), file, start: std::time::Instant::now() })))
+}
+
+/// Passes stdin through, writing each chunk to the record file.
+struct Recorder {
+    inner: Box<dyn Read>,
+    file: std::fs::File,
+    start: std::time::Instant,
+}
+
+impl Read for Recorder {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let at_ms = self.start.elapsed().as_millis() as u64;
+        let entry = if n == 0 {
+            serde_json::json!({"at_ms": at_ms, "eof": true})
+        } else {
+            match std::str::from_utf8(&buf[..n]) {
+                Ok(text) => serde_json::json!({"at_ms": at_ms, "text": text}),
+                Err(_) => serde_json::json!({"at_ms": at_ms, "hex": buf[..n].iter().map(|b| format!("{b:02x}")).collect::<String>()}),
+            }
+        };
+        // A record that cannot be written must not change what the plugin does.
+        let _ = writeln!(self.file, "{entry}").and_then(|()| self.file.flush());
+        Ok(n)
+    }
+}
+
+fn run_with(config: &MockPluginConfig, stdin: Box<dyn Read>) -> i32 {
     if config.has(Fault::IgnoreSigterm) {
         ignore_sigterm();
     }
@@ -36,7 +77,7 @@ pub fn run(config: &MockPluginConfig) -> i32 {
     if config.has(Fault::SlowStart) {
         thread::sleep(SLOW_START);
     }
-    match serve(config, raw_stdin(), raw_stdout(), io::stderr()) {
+    match serve(config, stdin, raw_stdout(), io::stderr()) {
         Ok(Ending::InputClosed) => {
             if config.has(Fault::IgnoreEof) {
                 thread::sleep(STAY_ALIVE);
