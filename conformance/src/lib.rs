@@ -20,6 +20,7 @@ pub mod certify;
 pub mod check;
 pub mod client;
 pub mod framing;
+pub mod load;
 pub mod protocol;
 pub mod transport;
 pub mod verify;

@@ -33,14 +33,14 @@ fn proctors_own_pipelines_pass_verify() {
         "scenarios/runok/uppercase-status-falls-back-to-ask.yaml",
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let status = Command::new(proctor())
+        let run = Command::new(proctor())
             .current_dir(repo_root())
             .args(["run", "--no-progress", "--record-dir"])
             .arg(dir.path())
             .arg(scenario)
-            .status()
+            .output()
             .unwrap();
-        assert!(status.success(), "{scenario} did not pass");
+        assert!(run.status.success(), "{scenario} did not pass: {}", String::from_utf8_lossy(&run.stdout));
         let (code, report) = verify(&repo_root().join(scenario), dir.path());
         assert_eq!(report["verdict"], "conformant", "{scenario}: {}", common::problems(&report));
         assert_eq!(code, 0);
@@ -105,6 +105,34 @@ fn every_runtime_check_bites() {
         let (_, report) = verify(&scenario, &records);
         assert!(results(&report, b.check).iter().all(|c| c["status"] == "pass"), "{} did not pass:\n{}", b.check, common::problems(&report));
     }
-    let missing: Vec<&str> = CATALOGUE.iter().filter(|c| c.group == Group::Runtime).map(|c| c.id).filter(|id| !BITES.iter().any(|b| b.check == *id)).collect();
+    let covered = |id: &str| BITES.iter().any(|b| b.check == id) || id == "RUNTIME-EXPECTED-CALLS";
+    let missing: Vec<&str> = CATALOGUE.iter().filter(|c| c.group == Group::Runtime).map(|c| c.id).filter(|id| !covered(id)).collect();
     assert!(missing.is_empty(), "runtime checks without a failing and a passing record: {missing:?}");
+}
+
+#[test]
+fn expected_calls_are_judged_from_what_the_runtime_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("s.yaml");
+    std::fs::write(&scenario, format!("{PICO}expect:\n  received:\n    - {{plugin: hook, contains: '\"tool\":\"bash\"'}}\n  not_called:\n    - {{plugin: hook, call: hook.after_tool}}\n")).unwrap();
+    let records = dir.path().join("records");
+    std::fs::create_dir(&records).unwrap();
+    let hello = r#"{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"hook","version":1,"modes":["tool"]}}"#;
+    let before = r#"{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"bash"}}"#;
+    let after = r#"{"jsonrpc":"2.0","id":3,"method":"hook.after_tool","params":{"tool":"bash"}}"#;
+
+    record(&records, format!("{hello}\n{before}\n").as_bytes(), true);
+    let (code, report) = verify(&scenario, &records);
+    assert_eq!(code, 0, "{}", common::problems(&report));
+
+    record(&records, format!("{hello}\n{before}\n{after}\n").as_bytes(), true);
+    let (code, report) = verify(&scenario, &records);
+    assert_eq!(code, 1);
+    let r = results(&report, "RUNTIME-EXPECTED-CALLS");
+    assert!(r.iter().any(|c| c["detail"]["failure"]["kind"] == "unexpected"), "an unexpected interaction: {r:?}");
+
+    record(&records, format!("{hello}\n").as_bytes(), true);
+    let (_, report) = verify(&scenario, &records);
+    let r = results(&report, "RUNTIME-EXPECTED-CALLS");
+    assert!(r.iter().any(|c| c["detail"]["failure"]["kind"] == "missing"), "a missing interaction: {r:?}");
 }

@@ -6,8 +6,9 @@
 //!   certifies, well-behaved by default, and misbehaves on request through
 //!   named faults, so each conformance check can be shown to bite.
 //!
-//! Everything here is synchronous and uses only the process's own stdio, so
-//! a mock is cheap to start many times in a test run.
+//! The mock plugin is synchronous and uses only the process's own stdio, so
+//! it is cheap to start many times in a test run; the provider's HTTP server
+//! runs on tokio (axum).
 
 #![deny(missing_docs)]
 #![deny(unsafe_code)]

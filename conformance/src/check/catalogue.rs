@@ -564,6 +564,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         hint: "Close the plugin's stdin right after writing the request.",
     },
     CheckDef {
+        id: "RUNTIME-EXPECTED-CALLS",
+        group: Group::Runtime,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "the scenario's expectations on what plugins receive (`received`, `not_called`), e.g. respond skips after_tool",
+        summary: "plugins received what the scenario expects, and nothing it forbids",
+        hint: "Compare your runtime's control flow with the reference pipeline's transcript for this scenario (`proctor run`).",
+    },
+    CheckDef {
         id: "CASE-DECISION",
         group: Group::Cases,
         level: Level::Must,

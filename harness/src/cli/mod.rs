@@ -3,7 +3,9 @@
 
 mod certify;
 mod checks;
+mod load;
 mod mock_plugin;
+mod mock_provider;
 mod run;
 mod verify;
 
@@ -52,12 +54,24 @@ enum Command {
     /// copes with a plugin that, say, never flushes, answers with the wrong
     /// id, or leaves a grandchild holding stdout.
     MockPlugin(MockPluginArgs),
+    /// Serve the scenario's scripted LLM as an OpenAI-compatible HTTP API.
+    ///
+    /// Prints the base URL (http://127.0.0.1:PORT/v1) as the first line on
+    /// stdout, then answers chat completions (streamed or not) round by round
+    /// until interrupted or until stdin, when it is a pipe, is closed.
+    MockProvider(mock_provider::MockProviderArgs),
     /// Run scenario files (or folders of them) without cargo.
     ///
     /// Each scenario plays its runtime (PromptKit, PicoClaw or runok) against
     /// real plugin subprocesses and checks its expectations. Snapshots are
     /// checked by `cargo test` (see README).
     Run(RunArgs),
+    /// Drive a plugin with many requests: throughput, latency, errors, memory.
+    ///
+    /// Long-lived hooks get several requests in flight; PromptKit servers get
+    /// one process per concurrent request (PromptKit never pipelines);
+    /// one-shot plugins are spawned once per request. Exit 1 on any error.
+    Load(LoadArgs),
     /// Print the JSON Schema of the scenario format (for editor completion).
     Schema,
     /// Judge what a runtime sent to a scenario's mock plugins.
@@ -142,6 +156,31 @@ struct CertifyArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct LoadArgs {
+    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension.
+    #[arg(long, value_name = "FAMILY")]
+    protocol: Family,
+    /// Role (required for promptkit-exec); PicoClaw modes as a comma list.
+    #[arg(long, value_name = "ROLE")]
+    role: Option<String>,
+    /// Total requests to send.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    requests: usize,
+    /// Requests in flight at once (processes, for promptkit-server and one-shot families).
+    #[arg(long, value_name = "C", default_value_t = 1)]
+    concurrency: usize,
+    /// Deadline for each request, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    timeout_ms: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: load::LoadFormat,
+    /// The plugin command and its arguments (after `--`). No shell is involved.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
 struct ChecksArgs {
     /// Only the checks of this family.
     #[arg(long, value_name = "FAMILY")]
@@ -194,8 +233,10 @@ pub fn main() -> ExitCode {
         Command::Certify(args) => certify::run(args),
         Command::Checks(args) => checks::run(args),
         Command::MockPlugin(args) => mock_plugin::run(args),
+        Command::MockProvider(args) => mock_provider::run(args),
         Command::Run(args) => run::main(args),
         Command::Verify(args) => verify::run(args),
+        Command::Load(args) => load::main(args),
         Command::Schema => {
             println!("{}", serde_json::to_string_pretty(&crate::scenario::schema()).unwrap_or_default());
             Ok(ExitCode::SUCCESS)

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::script::{LlmError, LlmRound, RoundMatch, ToolCall};
+use super::script::{LlmDisconnect, LlmError, LlmRound, RoundMatch, ToolCall};
 
 /// One message of a conversation, in the provider-neutral shape the
 /// reference pipelines use.
@@ -73,6 +73,31 @@ pub enum LlmResponse {
         /// Message.
         message: String,
     },
+    /// HTTP 200 with a raw body that is (usually) not valid JSON.
+    Malformed {
+        /// The body, sent as is.
+        body: String,
+    },
+    /// The connection drops mid-answer.
+    Disconnect {
+        /// SSE events sent before the drop.
+        after_chunks: usize,
+        /// Content deltas streamed before the drop.
+        chunks: Vec<String>,
+    },
+}
+
+impl LlmResponse {
+    /// For the transport faults (malformed body, dropped connection), what a
+    /// client would have seen, in words; `None` for replies and errors. The
+    /// in-process pipelines treat these as a failed provider call.
+    pub fn fault(&self) -> Option<String> {
+        match self {
+            LlmResponse::Malformed { body } => Some(format!("the provider answered a malformed body: {body:?}")),
+            LlmResponse::Disconnect { after_chunks, .. } => Some(format!("the provider dropped the connection after {after_chunks} stream chunk(s)")),
+            LlmResponse::Reply { .. } | LlmResponse::Error { .. } => None,
+        }
+    }
 }
 
 /// A call the script does not cover.
@@ -132,6 +157,8 @@ impl ScriptedLlm {
                 delay_ms: r.delay_ms,
             },
             LlmRound::Error(LlmError { status, message }) => LlmResponse::Error { status: *status, message: message.clone() },
+            LlmRound::Malformed(body) => LlmResponse::Malformed { body: body.clone() },
+            LlmRound::Disconnect(LlmDisconnect { after_chunks, chunks }) => LlmResponse::Disconnect { after_chunks: *after_chunks, chunks: chunks.clone() },
         })
     }
 }
@@ -152,6 +179,8 @@ fn summary(round: &LlmRound) -> String {
         }
         LlmRound::Reply(r) => format!("text {:?}", if r.text.is_empty() { r.chunks.concat() } else { r.text.clone() }),
         LlmRound::Error(e) => format!("error {} {:?}", e.status, e.message),
+        LlmRound::Malformed(body) => format!("malformed body {body:?}"),
+        LlmRound::Disconnect(d) => format!("disconnect after {} chunk(s)", d.after_chunks),
     }
 }
 
@@ -201,6 +230,18 @@ mod tests {
         }
         let miss = llm.complete(&req("user", "more?")).unwrap_err();
         assert!(miss.message.contains("LLM call 3 is not scripted") && miss.message.contains("text \"Hello\""), "{miss}");
+    }
+
+    #[test]
+    fn transport_faults_are_answers_with_a_description() {
+        let mut llm = ScriptedLlm::new(vec![LlmRound::Malformed("{oops".into()), LlmRound::Disconnect(LlmDisconnect { after_chunks: 2, chunks: vec![] })]);
+        let malformed = llm.complete(&req("user", "hi")).unwrap();
+        assert_eq!(malformed, LlmResponse::Malformed { body: "{oops".into() });
+        assert!(malformed.fault().unwrap().contains("malformed body"));
+        let dropped = llm.complete(&req("user", "hi")).unwrap();
+        assert!(dropped.fault().unwrap().contains("after 2 stream chunk(s)"), "{dropped:?}");
+        let miss = llm.complete(&req("user", "hi")).unwrap_err();
+        assert!(miss.message.contains("disconnect after 2 chunk(s)"), "{miss}");
     }
 
     #[test]

@@ -2,8 +2,13 @@
 //! and refuses (with the nearest scripted round and the difference) any
 //! call the script does not cover.
 
+pub mod journal;
 mod llm;
+pub mod openai;
 mod script;
+pub mod server;
+pub mod sse;
 
 pub use llm::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall, ScriptMiss, ScriptedLlm};
-pub use script::{LlmError, LlmReply, LlmRound, RoundMatch, ToolCall};
+pub use server::{ProviderOptions, ProviderServer};
+pub use script::{LlmDisconnect, LlmError, LlmReply, LlmRound, RoundMatch, ToolCall};

@@ -12,6 +12,11 @@ pub enum LlmRound {
     Reply(LlmReply),
     /// The provider fails.
     Error(LlmError),
+    /// The provider answers HTTP 200 with this raw body (content type
+    /// `application/json`), typically JSON that does not parse.
+    Malformed(String),
+    /// The provider drops the connection mid-answer.
+    Disconnect(LlmDisconnect),
 }
 
 /// A scripted LLM answer.
@@ -57,6 +62,21 @@ pub struct LlmError {
     pub status: u16,
     /// Error message.
     pub message: String,
+}
+
+/// A scripted connection drop.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LlmDisconnect {
+    /// How many SSE events (the role delta counts as the first) are sent
+    /// before the connection is dropped; a non-streaming request gets a
+    /// truncated body instead.
+    #[serde(default)]
+    pub after_chunks: usize,
+    /// The content deltas streamed before the drop (default: a few
+    /// placeholder pieces).
+    #[serde(default)]
+    pub chunks: Vec<String>,
 }
 
 /// Conditions on the request an LLM round answers.

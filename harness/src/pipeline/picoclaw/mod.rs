@@ -196,6 +196,11 @@ impl Agent {
                     ctx.transcript.push("llm", "error", json!({"status": status, "message": message}));
                     return Ok((TurnEnd::Error(format!("LLM call failed: {status} {message}")), iteration));
                 }
+                fault @ (LlmResponse::Malformed { .. } | LlmResponse::Disconnect { .. }) => {
+                    let fault = fault.fault().unwrap_or_default();
+                    ctx.transcript.push("llm", "error", json!({"fault": fault}));
+                    return Ok((TurnEnd::Error(format!("LLM call failed: {fault}")), iteration));
+                }
             };
             ctx.transcript.push("llm", "reply", answer_json(&answer));
             let payload = json!({"ContentLen": answer.content.len(), "ToolCalls": answer.tool_calls.len(), "HasReasoning": false});

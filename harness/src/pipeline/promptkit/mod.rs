@@ -132,6 +132,10 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
                 ctx.transcript.push("llm", "error", json!({"status": status, "message": message}));
                 return Ok(TurnEnd::Error);
             }
+            fault @ (LlmResponse::Malformed { .. } | LlmResponse::Disconnect { .. }) => {
+                ctx.transcript.push("llm", "error", json!({"fault": fault.fault()}));
+                return Ok(TurnEnd::Error);
+            }
             LlmResponse::Reply { text, tool_calls, chunks, delay_ms } => {
                 if delay_ms > 0 {
                     tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;

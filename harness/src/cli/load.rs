@@ -1,0 +1,116 @@
+//! `proctor load`: drive a plugin with many requests and report throughput,
+//! latency percentiles, errors and the plugin's memory at start and end.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use proctor_conformance::load::{LoadOptions, LoadReport, run};
+use proctor_conformance::protocol::{Family, Role};
+use proctor_conformance::transport::{Deadlines, PluginCommand};
+
+use super::{LoadArgs, UsageError};
+use crate::interrupt;
+
+/// `--format` of `proctor load`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum LoadFormat {
+    /// A short summary for people.
+    Text,
+    /// The machine-readable report.
+    Json,
+}
+
+pub(super) fn main(args: LoadArgs) -> anyhow::Result<ExitCode> {
+    let family = args.protocol;
+    let roles = roles(family, args.role.as_deref())?;
+    if args.requests == 0 || args.concurrency == 0 || args.timeout_ms == 0 {
+        return Err(UsageError("--requests, --concurrency and --timeout-ms must each be at least 1".into()).into());
+    }
+    let mut command = PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
+    // As in certify: the runtimes' environment does not make Python unbuffered.
+    command.env_remove = vec!["PYTHONUNBUFFERED".into()];
+    let show_progress = std::io::stderr().is_terminal();
+    let total = args.requests;
+    let options = LoadOptions {
+        command,
+        family,
+        roles,
+        requests: args.requests,
+        concurrency: args.concurrency,
+        deadlines: Deadlines { request: Duration::from_millis(args.timeout_ms), ..Deadlines::default() },
+        progress: Box::new(move |done| {
+            // Every 1/100th of the run is plenty for a human, and cheap.
+            if show_progress && (done % (total / 100).max(1) == 0 || done == total) {
+                let mut err = std::io::stderr().lock();
+                let _ = write!(err, "\r\x1b[2K  … {done}/{total} requests");
+                let _ = err.flush();
+            }
+        }),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let report = runtime.block_on(async {
+        interrupt::install();
+        run(options).await
+    });
+    if show_progress {
+        eprint!("\r\x1b[2K");
+    }
+    let report = report.map_err(|e| UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")))?;
+    match args.format {
+        LoadFormat::Json => println!("{}", serde_json::to_string_pretty(&report)?),
+        LoadFormat::Text => print!("{}", text(&report)),
+    }
+    Ok(if report.errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The human summary.
+fn text(r: &LoadReport) -> String {
+    let kib = |v: Option<u64>| v.map_or("-".to_string(), |v| format!("{v} KiB"));
+    let e = &r.error_kinds;
+    let l = &r.latency_us;
+    format!(
+        "{} requests to a {} plugin, {} in flight, {} process(es), {:.0} ms\n\
+         throughput  {:.1} replies/s\n\
+         latency µs  p50 {}  p90 {}  p99 {}  max {}\n\
+         errors      {} (timeouts {}, bad replies {}, crashes {}, not sent {}); JSON-RPC error replies {}\n\
+         plugin RSS  start {}  end {}  ({})\n",
+        r.requests,
+        r.protocol,
+        r.concurrency,
+        r.processes,
+        r.elapsed_ms,
+        r.throughput_per_s,
+        l.p50,
+        l.p90,
+        l.p99,
+        l.max,
+        r.errors,
+        e.timeouts,
+        e.bad_replies,
+        e.crashes,
+        e.not_sent,
+        r.error_replies,
+        kib(r.plugin_rss_kib.start),
+        kib(r.plugin_rss_kib.end),
+        r.plugin_rss_kib.note,
+    )
+}
+
+/// The roles to load: PromptKit exec needs one, PicoClaw takes a mode list
+/// (default: every mode), the others have a single role.
+fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
+    let names = || family.roles().iter().map(|r| r.name()).collect::<Vec<_>>().join(", ");
+    match (family, role) {
+        (Family::PromptkitExec, None) => Err(UsageError(format!("promptkit-exec needs --role: one of {}", names()))),
+        (Family::PicoclawHook, Some(r)) => {
+            let modes = Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?;
+            if !modes.iter().any(|m| m.name() != "observe") {
+                return Err(UsageError(format!("--role needs a mode that gets requests (observe-only hooks get notifications only); one of {}", names())));
+            }
+            Ok(modes)
+        }
+        (_, Some(r)) => Ok(vec![Role::parse(family, r).map_err(|e| UsageError(e.to_string()))?]),
+        (_, None) => Ok(family.roles().to_vec()),
+    }
+}

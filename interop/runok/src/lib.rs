@@ -1,0 +1,1 @@
+//! Empty: the interop checks live in `tests/runner.rs`.

@@ -1,0 +1,129 @@
+//! The mock provider's request journal: every request received, in order,
+//! with its body and what was answered. `proctor verify` reads it to judge
+//! what a runtime sent; a test reads it to see what its client did.
+//!
+//! Kept in memory (served at `GET /__proctor/journal`) and, with
+//! `--journal FILE`, written as JSON lines, one write and flush per request,
+//! so a server killed mid-run still leaves every completed line.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One request and its answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JournalEntry {
+    /// 1-based, in order of arrival (also the `N` of `chatcmpl-proctor-N`).
+    pub seq: u64,
+    /// HTTP method.
+    pub method: String,
+    /// Request path.
+    pub path: String,
+    /// The body: parsed JSON, or the raw text when it is not JSON, or null.
+    pub body: Value,
+    /// What was answered.
+    pub answer: Answer,
+}
+
+/// What the server answered a request.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answer {
+    /// HTTP status sent (200 also for a malformed body or a dropped stream).
+    pub status: u16,
+    /// reply, error, malformed, disconnect, miss, bad_request, models.
+    pub kind: String,
+    /// The 1-based scripted round that answered, if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<usize>,
+    /// Whether the answer was streamed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stream: bool,
+    /// Why a request was refused (a miss names the nearest round).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl Answer {
+    /// An answer of `kind` with `status`, nothing else set.
+    pub fn new(status: u16, kind: &str) -> Self {
+        Answer { status, kind: kind.to_string(), round: None, stream: false, message: None }
+    }
+}
+
+/// The journal: in memory, and optionally mirrored to a file.
+#[derive(Debug, Default)]
+pub struct Journal {
+    entries: Vec<JournalEntry>,
+    file: Option<File>,
+}
+
+impl Journal {
+    /// A journal that also writes JSON lines to `path` (created or
+    /// truncated: one file per server run).
+    pub fn to_file(path: &Path) -> std::io::Result<Journal> {
+        let file = std::fs::OpenOptions::new().create(true).write(true).truncate(true).open(path)?;
+        Ok(Journal { entries: Vec::new(), file: Some(file) })
+    }
+
+    /// The number the next entry gets.
+    pub fn next_seq(&self) -> u64 {
+        self.entries.len() as u64 + 1
+    }
+
+    /// Records an entry; a failing journal file is reported on stderr once
+    /// per entry and does not stop the server (the in-memory journal is
+    /// still complete).
+    pub fn record(&mut self, entry: JournalEntry) {
+        if let Some(file) = &mut self.file {
+            let mut line = serde_json::to_string(&entry).unwrap_or_default();
+            line.push('\n');
+            if let Err(e) = file.write_all(line.as_bytes()).and_then(|()| file.flush()) {
+                eprintln!("proctor mock-provider: cannot write the journal file: {e}");
+            }
+        }
+        self.entries.push(entry);
+    }
+
+    /// Every entry so far.
+    pub fn entries(&self) -> &[JournalEntry] {
+        &self.entries
+    }
+}
+
+/// A request body as the journal keeps it.
+pub fn body_value(body: &[u8]) -> Value {
+    if body.is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_slice(body).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_gets_one_line_per_entry_as_it_happens() {
+        let dir = std::env::temp_dir().join(format!("proctor-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("j.jsonl");
+        std::fs::write(&path, "stale\n").unwrap();
+        let mut j = Journal::to_file(&path).unwrap();
+        for kind in ["reply", "miss"] {
+            let seq = j.next_seq();
+            j.record(JournalEntry { seq, method: "POST".into(), path: "/v1/chat/completions".into(), body: body_value(b"{not json"), answer: Answer::new(200, kind) });
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert_eq!(text.lines().count() as u64, seq, "{text}");
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("stale"));
+        let second: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        assert_eq!(second["seq"], 2);
+        assert_eq!(second["body"], "{not json");
+        assert_eq!(second["answer"], serde_json::json!({"status": 200, "kind": "miss"}));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

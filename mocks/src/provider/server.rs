@@ -1,0 +1,265 @@
+//! The scripted LLM as an OpenAI-compatible HTTP server
+//! (`proctor mock-provider`): a runtime under test points its OpenAI base
+//! URL here and gets the scenario's rounds, in order, as chat completions,
+//! streamed or not, including the scripted faults.
+//!
+//! Routes:
+//! - `POST /v1/chat/completions`: the next scripted round (strict: a
+//!   request the script does not cover is a 400 naming the nearest round).
+//! - `GET /v1/models`: one model, [`openai::MODEL`].
+//! - `GET /__proctor/journal`: every request so far with its answer.
+//! - anything else: a 404 in OpenAI's error shape (journaled too, since a
+//!   runtime calling the wrong path is worth seeing).
+//!
+//! Requests are answered one at a time in arrival order: the script is a
+//! sequence, so concurrency would only make the answers nondeterministic.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::Value;
+use tokio::net::TcpListener;
+
+use super::journal::{Answer, Journal, JournalEntry, body_value};
+use super::llm::{LlmResponse, ScriptedLlm};
+use super::openai::{self, ChatRequest};
+use super::script::LlmRound;
+use super::sse::{self, StreamId};
+
+/// What `--lenient` answers a request the script does not cover.
+pub const LENIENT_TEXT: &str = "proctor mock-provider: this request is not scripted (answered because of --lenient)";
+
+/// How long in-flight answers may go on after a shutdown was asked for.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
+/// Request bodies up to this size are read (and journaled); runtimes send
+/// whole conversations, which can be large.
+const BODY_LIMIT: usize = 64 * 1024 * 1024;
+
+/// How the server behaves.
+#[derive(Debug, Clone, Default)]
+pub struct ProviderOptions {
+    /// Answer requests the script does not cover with [`LENIENT_TEXT`]
+    /// instead of an HTTP 400.
+    pub lenient: bool,
+    /// Also write the journal to this file as JSON lines.
+    pub journal: Option<PathBuf>,
+}
+
+/// The mock provider: the script, its journal, and the HTTP routes.
+#[derive(Debug, Clone)]
+pub struct ProviderServer {
+    state: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    lenient: bool,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    llm: ScriptedLlm,
+    journal: Journal,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic elsewhere must not wedge the server: the data stays usable.
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl ProviderServer {
+    /// A server answering from `rounds`; fails only if the journal file
+    /// cannot be created.
+    pub fn new(rounds: Vec<LlmRound>, options: &ProviderOptions) -> std::io::Result<ProviderServer> {
+        let journal = match &options.journal {
+            Some(path) => Journal::to_file(path).map_err(|e| std::io::Error::new(e.kind(), format!("cannot create the journal file {}: {e}", path.display())))?,
+            None => Journal::default(),
+        };
+        let inner = Mutex::new(Inner { llm: ScriptedLlm::new(rounds), journal });
+        Ok(ProviderServer { state: Arc::new(Shared { lenient: options.lenient, inner }) })
+    }
+
+    /// The routes, for serving or for testing in process.
+    pub fn router(&self) -> Router {
+        Router::new()
+            .route("/v1/chat/completions", post(chat_completions))
+            .route("/v1/models", get(models))
+            .route("/__proctor/journal", get(journal))
+            .fallback(not_found)
+            .layer(DefaultBodyLimit::max(BODY_LIMIT))
+            .with_state(self.state.clone())
+    }
+
+    /// Every request so far, in order.
+    pub fn journal(&self) -> Vec<JournalEntry> {
+        self.state.lock().journal.entries().to_vec()
+    }
+
+    /// Serves on `listener` until `shutdown` completes, then lets in-flight
+    /// answers finish for up to two seconds.
+    pub async fn serve(self, listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+        let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
+        let signal = async move {
+            shutdown.await;
+            let _ = stopping_tx.send(());
+        };
+        let serving = axum::serve(listener, self.router()).with_graceful_shutdown(signal).into_future();
+        let grace = async move {
+            match stopping_rx.await {
+                Ok(()) => tokio::time::sleep(SHUTDOWN_GRACE).await,
+                Err(_) => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            result = serving => result,
+            () = grace => Ok(()),
+        }
+    }
+}
+
+/// What a chat-completions request is answered with, decided under the lock.
+enum Plan {
+    Reply { text: String, calls: Vec<super::llm::ResolvedCall>, chunks: Vec<String>, delay_ms: u64 },
+    Error { status: u16, message: String, code: Option<&'static str> },
+    Malformed(String),
+    Disconnect { after_chunks: usize, chunks: Vec<String> },
+}
+
+async fn chat_completions(State(state): State<Arc<Shared>>, body: Bytes) -> Response {
+    let parsed = ChatRequest::parse(&body);
+    let (seq, plan, request) = {
+        let mut inner = state.lock();
+        let seq = inner.journal.next_seq();
+        let (plan, answer, request) = match parsed {
+            Err(message) => {
+                let answer = Answer { message: Some(message.clone()), ..Answer::new(400, "bad_request") };
+                (Plan::Error { status: 400, message, code: Some("invalid_request") }, answer, None)
+            }
+            Ok(request) => {
+                let round = inner.llm.used() + 1;
+                let (plan, answer) = decide(inner.llm.complete(&request.to_llm()), round, state.lenient, request.stream);
+                (plan, answer, Some(request))
+            }
+        };
+        inner.journal.record(JournalEntry { seq, method: "POST".into(), path: "/v1/chat/completions".into(), body: body_value(&body), answer });
+        (seq, plan, request)
+    };
+    let id = format!("chatcmpl-proctor-{seq}");
+    let model = request.as_ref().map_or("", |r| r.model.as_str());
+    let stream = request.as_ref().is_some_and(|r| r.stream);
+    match plan {
+        Plan::Error { status, message, code } => error_response(status, &message, code),
+        Plan::Malformed(raw) => with_type(Response::new(Body::from(raw)), "application/json"),
+        Plan::Reply { text, calls, chunks, delay_ms } => {
+            if delay_ms > 0 {
+                tokio::time::sleep(Duration::from_millis(delay_ms)).await;
+            }
+            let prompt_chars = request.as_ref().map_or(0, ChatRequest::prompt_chars);
+            let usage = openai::usage(prompt_chars, openai::completion_chars(&text, &calls));
+            if stream {
+                let include_usage = request.as_ref().and_then(|r| r.stream_options.as_ref()).is_some_and(|o| o.include_usage);
+                let chunks = sse::reply_chunks(StreamId { id: &id, model }, &text, &chunks, &calls, include_usage.then_some(usage));
+                event_stream(sse::body(sse::frames(&chunks, None), false))
+            } else {
+                json_response(StatusCode::OK, &openai::completion(&id, model, &text, &calls, usage))
+            }
+        }
+        Plan::Disconnect { after_chunks, chunks } => {
+            if stream {
+                let chunks = sse::disconnect_chunks(StreamId { id: &id, model }, &chunks);
+                event_stream(sse::body(sse::frames(&chunks, Some(after_chunks)), true))
+            } else {
+                // A body cut short: the start of a completion, then the drop.
+                let head = Bytes::from(format!("{{\"id\":\"{id}\",\"object\":\"chat.completion\","));
+                with_type(Response::new(sse::body(vec![head], true)), "application/json")
+            }
+        }
+    }
+}
+
+/// Turns the script's answer into a plan and its journal record.
+fn decide(result: Result<LlmResponse, super::llm::ScriptMiss>, round: usize, lenient: bool, stream: bool) -> (Plan, Answer) {
+    let answered = |status: u16, kind: &str| Answer { round: Some(round), stream, ..Answer::new(status, kind) };
+    match result {
+        Ok(LlmResponse::Reply { text, tool_calls, chunks, delay_ms }) => (Plan::Reply { text, calls: tool_calls, chunks, delay_ms }, answered(200, "reply")),
+        Ok(LlmResponse::Error { status, message }) => {
+            let status = http_status(status).as_u16();
+            (Plan::Error { status, message, code: None }, answered(status, "error"))
+        }
+        Ok(LlmResponse::Malformed { body }) => (Plan::Malformed(body), answered(200, "malformed")),
+        Ok(LlmResponse::Disconnect { after_chunks, chunks }) => (Plan::Disconnect { after_chunks, chunks }, answered(200, "disconnect")),
+        Err(miss) if lenient => {
+            let plan = Plan::Reply { text: LENIENT_TEXT.to_string(), calls: Vec::new(), chunks: Vec::new(), delay_ms: 0 };
+            (plan, Answer { stream, message: Some(miss.message), ..Answer::new(200, "miss") })
+        }
+        Err(miss) => (Plan::Error { status: 400, message: miss.message.clone(), code: Some("script_miss") }, Answer { stream, message: Some(miss.message), ..Answer::new(400, "miss") }),
+    }
+}
+
+async fn models(State(state): State<Arc<Shared>>) -> Response {
+    let mut inner = state.lock();
+    let seq = inner.journal.next_seq();
+    inner.journal.record(JournalEntry { seq, method: "GET".into(), path: "/v1/models".into(), body: Value::Null, answer: Answer::new(200, "models") });
+    json_response(StatusCode::OK, &openai::models())
+}
+
+async fn journal(State(state): State<Arc<Shared>>) -> Response {
+    let entries = state.lock().journal.entries().to_vec();
+    json_response(StatusCode::OK, &serde_json::to_value(entries).unwrap_or_default())
+}
+
+async fn not_found(State(state): State<Arc<Shared>>, method: Method, uri: Uri, body: Bytes) -> Response {
+    let message = format!("proctor mock-provider serves POST /v1/chat/completions and GET /v1/models, not {method} {}", uri.path());
+    let mut inner = state.lock();
+    let seq = inner.journal.next_seq();
+    let answer = Answer { message: Some(message.clone()), ..Answer::new(404, "not_found") };
+    inner.journal.record(JournalEntry { seq, method: method.to_string(), path: uri.path().to_string(), body: body_value(&body), answer });
+    error_response(404, &message, Some("unknown_url"))
+}
+
+/// A script's status as HTTP; one HTTP cannot carry (outside 100..=999) is 500.
+fn http_status(status: u16) -> StatusCode {
+    StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+fn error_response(status: u16, message: &str, code: Option<&str>) -> Response {
+    let mut response = json_response(http_status(status), &openai::error_body(status, message, code));
+    if status == 429 {
+        // OpenAI clients honour Retry-After; 1 s keeps retrying tests fast.
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    response
+}
+
+fn json_response(status: StatusCode, value: &Value) -> Response {
+    let mut response = with_type(Response::new(Body::from(value.to_string())), "application/json");
+    *response.status_mut() = status;
+    response
+}
+
+fn event_stream(body: Body) -> Response {
+    let mut response = with_type(Response::new(body), "text/event-stream");
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+fn with_type(mut response: Response, content_type: &'static str) -> Response {
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response.into_response()
+}
+
+#[cfg(test)]
+#[path = "server_tests.rs"]
+mod tests;
