@@ -81,6 +81,8 @@ faults! {
     Envelope WrongVersion = "wrong-version";
     /// Trips "reply id matches the request id": id + 1000.
     Envelope WrongId = "wrong-id";
+    /// Trips "no stray output" (line protocols): every reply is written twice, with the same id.
+    Envelope DuplicateId = "duplicate-id";
     /// Trips "reply id keeps the request id's JSON type": a number comes back as a string.
     Envelope StringId = "string-id";
     /// Trips "result and error are mutually exclusive": both are present.
@@ -157,6 +159,10 @@ faults! {
     Robustness StderrFlood = "stderr-flood";
     /// Trips "stdout stays within the size limit": 50 MiB of "x" without a newline before the first answer.
     Robustness StdoutFlood = "stdout-flood";
+    /// Answers each request (after the handshake) 6 s late, past PicoClaw's 5 s
+    /// interceptor deadline and proctor's default: the runtime must not hand the
+    /// late reply to the next call.
+    Robustness LateReply = "late-reply";
 }
 
 impl Fault {
@@ -172,6 +178,7 @@ impl Fault {
             EmptyOutput | NeedsNewline => one_shot,
             PartialLine | NoFlush | DropPipelined => !one_shot,
             TwoDocuments | LogLine | PrettyPrint | InvalidUtf8 | Bom | Crlf | HugeLine => !silent,
+            DuplicateId | LateReply => family.is_jsonrpc(),
             NoJsonrpc | WrongVersion | WrongId | StringId | BothResultError
             | NeitherResultError | BadErrorObject | ReplyToNotification | IgnoreUnknownMethod => {
                 family.is_jsonrpc()

@@ -23,6 +23,8 @@ use super::strict;
 /// Bytes written by [`Fault::StderrFlood`] and [`Fault::StdoutFlood`]: far
 /// beyond any pipe buffer, so a host that does not drain blocks the plugin.
 pub const FLOOD_BYTES: usize = 50 * 1024 * 1024;
+/// How late [`Fault::LateReply`] answers.
+pub const LATE_REPLY: std::time::Duration = std::time::Duration::from_secs(6);
 
 /// Why [`serve`] stopped, which decides how the process ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,6 +238,9 @@ impl<W: Write, E: Write> Session<'_, W, E> {
                 if self.crash_due() {
                     return Ok(Flow::Crash);
                 }
+                if self.has(Fault::LateReply) && !hello {
+                    std::thread::sleep(LATE_REPLY);
+                }
                 let answer = self.rpc_answer(&message, &method, &params);
                 if answer == Answer::Nothing {
                     return Ok(Flow::Continue);
@@ -310,7 +315,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
         }
         let body = self.framer.encode(reply, jsonrpc, !partial);
         frame.extend_from_slice(&body);
-        if self.has(Fault::TwoDocuments) && !partial {
+        if (self.has(Fault::TwoDocuments) || self.has(Fault::DuplicateId)) && !partial {
             frame.extend_from_slice(&body);
         }
         self.out.write(&frame).map_err(ServeError::Write)?;
