@@ -19,4 +19,4 @@ pub use deadline::{Deadlines, Phase};
 pub use exit::ExitOutcome;
 pub use process::{Collected, Leftover, MAX_LINE_BYTES, PluginProcess, Shutdown, ShutdownHow, SpawnError, WriteError};
 pub use stderr::StderrTail;
-pub use stdout::{LineEnding, ReadEvent, StdoutReader, ToEof};
+pub use stdout::{LineEnding, ReadEvent, StdoutReader};

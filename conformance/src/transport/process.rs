@@ -1,6 +1,6 @@
 //! One plugin process: spawn, talk, and stop it with nothing left behind.
 //!
-//! Lifecycle: `spawn` → (`write` / `next_line` / `to_eof`)* → `close_stdin` →
+//! Lifecycle: `spawn` → (`write` / `next_line` / `collect_answer`)* → `close_stdin` →
 //! [`PluginProcess::shutdown`]. Shutdown is the only way out and always ends
 //! in the same place: the leader reaped, the group killed, and a report of
 //! how the plugin ended and what it left behind.

@@ -48,17 +48,6 @@ pub enum ReadEvent {
     },
 }
 
-/// All of stdout up to EOF (one-shot transports).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToEof {
-    /// The bytes, at most the cap.
-    pub bytes: Vec<u8>,
-    /// Bytes that arrived beyond the cap and were dropped.
-    pub dropped: u64,
-    /// Whether EOF was seen before the deadline.
-    pub reached_eof: bool,
-}
-
 /// A plugin's stdout with a line buffer and an evidence log. Generic over
 /// the byte source so the reader can be tested on arbitrary chunkings.
 #[derive(Debug)]
@@ -173,24 +162,6 @@ impl<R: AsyncRead + Unpin> StdoutReader<R> {
                     return ReadEvent::Eof { partial: std::mem::take(&mut self.pending) };
                 }
                 Fill::Timeout => return ReadEvent::Timeout { partial: self.pending.clone() },
-            }
-        }
-    }
-
-    /// Reads everything up to EOF, keeping at most `cap` bytes, waiting at most `timeout`.
-    pub async fn to_eof(&mut self, timeout: Duration, cap: usize) -> ToEof {
-        let until = Instant::now() + timeout;
-        let mut dropped = 0u64;
-        let mut bytes = self.take_pending();
-        loop {
-            if bytes.len() > cap {
-                dropped += (bytes.len() - cap) as u64;
-                bytes.truncate(cap);
-            }
-            match self.fill(until).await {
-                Fill::Data => bytes.append(&mut self.pending),
-                Fill::Eof => return ToEof { bytes, dropped, reached_eof: true },
-                Fill::Timeout => return ToEof { bytes, dropped, reached_eof: false },
             }
         }
     }

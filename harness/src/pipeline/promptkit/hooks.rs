@@ -44,10 +44,6 @@ pub(super) struct ExecHook<'a> {
 }
 
 impl ExecHook<'_> {
-    /// The hook kind (`provider`, `tool`, `session`, `eval`).
-    pub fn kind(&self) -> &str {
-        &self.config.hook
-    }
 
     /// Exactly `observe` is observe; anything else (typos included) is filter.
     pub fn observe(&self) -> bool {
@@ -59,13 +55,9 @@ impl ExecHook<'_> {
         self.config.phases.iter().any(|p| p == phase)
     }
 
+    /// The role the hook's config gives it (one place decides: `Plugin::protocol`).
     fn role(&self) -> Role {
-        match self.kind() {
-            "provider" => Role::ProviderHook,
-            "tool" => Role::ToolHook,
-            "session" => Role::SessionHook,
-            _ => Role::EvalHook,
-        }
+        self.plugin.protocol().1.first().copied().unwrap_or(Role::EvalHook)
     }
 }
 
