@@ -9,6 +9,7 @@
 //! - [`report`]: one renderer per output format, all from the same report.
 //! - [`interrupt`]: kill every plugin when proctor itself is interrupted.
 //! - [`output`]: terminal colour decisions and atomic report files.
+//! - [`verify`]: judge a runtime from its mock plugins' records and the LLM journal.
 //!
 //! The protocol work lives in `proctor-conformance`; the scripted peers in
 //! `proctor-mocks`.
@@ -21,3 +22,4 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 pub mod testing;
+pub mod verify;

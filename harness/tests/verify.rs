@@ -11,14 +11,11 @@ use common::{proctor, repo_root, results};
 use proctor_conformance::check::{CATALOGUE, Group};
 
 fn verify(scenario: &Path, records: &Path) -> (i32, serde_json::Value) {
-    let out = Command::new(proctor())
-        .current_dir(repo_root())
-        .args(["verify", "--format", "json", "--scenario"])
-        .arg(scenario)
-        .arg("--record")
-        .arg(records)
-        .output()
-        .unwrap();
+    verify_with(scenario, &[std::ffi::OsStr::new("--record"), records.as_os_str()])
+}
+
+fn verify_with(scenario: &Path, args: &[&std::ffi::OsStr]) -> (i32, serde_json::Value) {
+    let out = Command::new(proctor()).current_dir(repo_root()).args(["verify", "--format", "json", "--scenario"]).arg(scenario).args(args).output().unwrap();
     let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code().unwrap_or(-1), report)
 }
@@ -41,10 +38,15 @@ fn proctors_own_pipelines_pass_verify() {
             .output()
             .unwrap();
         assert!(run.status.success(), "{scenario} did not pass: {}", String::from_utf8_lossy(&run.stdout));
-        let (code, report) = verify(&repo_root().join(scenario), dir.path());
+        let journal = dir.path().join("llm.journal.jsonl");
+        let (code, report) = verify_with(&repo_root().join(scenario), &["--record".as_ref(), dir.path().as_os_str(), "--journal".as_ref(), journal.as_os_str()]);
         assert_eq!(report["verdict"], "conformant", "{scenario}: {}", common::problems(&report));
         assert_eq!(code, 0);
         assert!(report["summary"]["passed"].as_u64().unwrap() > 0, "{scenario}: nothing was verified");
+        // runok has no LLM: its journal is empty and the LLM checks skip.
+        for llm_check in ["RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"].into_iter().filter(|_| !scenario.contains("/runok/")) {
+            assert!(results(&report, llm_check).iter().any(|c| c["status"] == "pass"), "{scenario}: {llm_check} was not judged");
+        }
     }
 }
 
@@ -105,7 +107,9 @@ fn every_runtime_check_bites() {
         let (_, report) = verify(&scenario, &records);
         assert!(results(&report, b.check).iter().all(|c| c["status"] == "pass"), "{} did not pass:\n{}", b.check, common::problems(&report));
     }
-    let covered = |id: &str| BITES.iter().any(|b| b.check == id) || id == "RUNTIME-EXPECTED-CALLS";
+    // Judged with more than one record or with a journal: their own tests below.
+    let elsewhere = ["RUNTIME-EXPECTED-CALLS", "RUNTIME-RESTARTS-DEAD-SERVER", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT", "RUNTIME-LATE-REPLY-DISCARDED"];
+    let covered = |id: &str| BITES.iter().any(|b| b.check == id) || elsewhere.contains(&id);
     let missing: Vec<&str> = CATALOGUE.iter().filter(|c| c.group == Group::Runtime).map(|c| c.id).filter(|id| !covered(id)).collect();
     assert!(missing.is_empty(), "runtime checks without a failing and a passing record: {missing:?}");
 }
@@ -135,4 +139,128 @@ fn expected_calls_are_judged_from_what_the_runtime_sent() {
     let (_, report) = verify(&scenario, &records);
     let r = results(&report, "RUNTIME-EXPECTED-CALLS");
     assert!(r.iter().any(|c| c["detail"]["failure"]["kind"] == "missing"), "a missing interaction: {r:?}");
+}
+
+/// A scenario whose LLM calls the server tool `hook` twice, then answers.
+const TWO_CALLS: &str = "id: t/two\nruntime: promptkit\nplugins:\n  - {name: hook, process: {mock: {}}, config: {promptkit_tool: {runtime: server}}}\nllm:\n  - reply: {tool_calls: [{name: hook, arguments: {n: 1}}]}\n  - reply: {tool_calls: [{name: hook, arguments: {n: 2}}]}\n  - reply: {text: done, when: {last_role: tool}}\nturns:\n  - user: hi\n";
+
+const EXECUTE_1: &str = "{\"jsonrpc\":\"2.0\",\"method\":\"execute\",\"params\":{\"args\":{\"n\":1}},\"id\":1}\n";
+
+fn status(report: &serde_json::Value, check: &str) -> Vec<(String, String)> {
+    results(report, check).iter().map(|c| (c["status"].as_str().unwrap_or_default().to_string(), c["detail"]["failure"]["kind"].as_str().unwrap_or_default().to_string())).collect()
+}
+
+#[test]
+fn a_dead_server_must_be_restarted_as_documented() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("s.yaml");
+    std::fs::write(&scenario, TWO_CALLS).unwrap();
+    let file = dir.path().join("hook.jsonl");
+    let start = serde_json::json!({"at_ms": 0, "start": true}).to_string();
+    let text = serde_json::json!({"at_ms": 1, "text": EXECUTE_1}).to_string();
+    let died = serde_json::json!({"at_ms": 2, "exit": 1}).to_string();
+    let eof = serde_json::json!({"at_ms": 3, "eof": true}).to_string();
+    let documented = ["--profile".as_ref(), "documented".as_ref(), "--record".as_ref(), file.as_os_str()];
+
+    // The plugin died after one request and nothing started it again.
+    std::fs::write(&file, [start.as_str(), &text, &died].join("\n")).unwrap();
+    let (code, report) = verify_with(&scenario, &documented);
+    assert_eq!(code, 1);
+    assert_eq!(status(&report, "RUNTIME-RESTARTS-DEAD-SERVER"), [("fail".into(), "missing".into())], "{}", common::problems(&report));
+    // PromptKit as implemented never restarts: a known divergence, not judged.
+    let (_, report) = verify_with(&scenario, &["--record".as_ref(), file.as_os_str()]);
+    assert_eq!(status(&report, "RUNTIME-RESTARTS-DEAD-SERVER")[0].0, "skip");
+
+    // A second process took the next call.
+    std::fs::write(&file, [start.as_str(), &text, &died, &start, &text, &eof].join("\n")).unwrap();
+    let (code, report) = verify_with(&scenario, &documented);
+    assert_eq!(status(&report, "RUNTIME-RESTARTS-DEAD-SERVER"), [("pass".into(), String::new())], "{}", common::problems(&report));
+    assert_eq!(code, 0, "{}", common::problems(&report));
+}
+
+fn user() -> serde_json::Value {
+    serde_json::json!({"role": "user", "content": "hi"})
+}
+
+fn assistant(n: u64) -> serde_json::Value {
+    serde_json::json!({"role": "assistant", "content": "", "tool_calls": [{"id": "call_0_hook", "type": "function", "function": {"name": "hook", "arguments": format!("{{\"n\":{n}}}")}}]})
+}
+
+fn tool(content: &str) -> serde_json::Value {
+    serde_json::json!({"role": "tool", "tool_call_id": "call_0_hook", "content": content})
+}
+
+/// A journal of chat requests with these message lists.
+fn journal(path: &Path, requests: &[serde_json::Value]) {
+    let lines: Vec<String> = requests
+        .iter()
+        .enumerate()
+        .map(|(i, messages)| {
+            let body = match messages {
+                serde_json::Value::Array(_) => serde_json::json!({"model": "m", "messages": messages}),
+                other => other.clone(),
+            };
+            serde_json::json!({"seq": i + 1, "method": "POST", "path": "/v1/chat/completions", "body": body, "answer": {"status": 200, "kind": "reply"}}).to_string()
+        })
+        .collect();
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn what_the_runtime_sent_the_llm_is_judged_from_the_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("s.yaml");
+    std::fs::write(&scenario, TWO_CALLS).unwrap();
+    let file = dir.path().join("llm.jsonl");
+    let args = ["--journal".as_ref(), file.as_os_str()];
+    let good = [serde_json::json!([user()]), serde_json::json!([user(), assistant(1), tool("one")]), serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("two")])];
+
+    journal(&file, &good);
+    let (code, report) = verify_with(&scenario, &args);
+    assert_eq!(code, 0, "{}", common::problems(&report));
+    for check in ["RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"] {
+        assert_eq!(status(&report, check), [("pass".into(), String::new())], "{check}");
+    }
+
+    // (journal, the check that must fail, its failure kind)
+    let bad: Vec<(Vec<serde_json::Value>, &str, &str)> = vec![
+        (vec![serde_json::json!({"messages": [user()]}), good[1].clone(), good[2].clone()], "RUNTIME-LLM-REQUEST", "mismatch"),
+        (vec![good[0].clone(), serde_json::json!([user(), assistant(1)]), good[2].clone()], "RUNTIME-LLM-TOOL-RESULTS", "missing"),
+        (vec![good[0].clone(), serde_json::json!([user(), assistant(1), tool("one"), tool("again")]), good[2].clone()], "RUNTIME-LLM-TOOL-RESULTS", "unexpected"),
+        (vec![good[0].clone(), good[1].clone()], "RUNTIME-LLM-SCRIPT", "missing"),
+        (vec![good[0].clone(), good[1].clone(), good[2].clone(), good[2].clone()], "RUNTIME-LLM-SCRIPT", "unexpected"),
+        (vec![good[0].clone(), good[1].clone(), serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("two"), user()])], "RUNTIME-LLM-SCRIPT", "mismatch"),
+    ];
+    for (requests, check, kind) in bad {
+        journal(&file, &requests);
+        let (code, report) = verify_with(&scenario, &args);
+        assert_eq!(code, 1, "{check} {kind}");
+        assert_eq!(status(&report, check), [("fail".into(), kind.into())], "{check} {kind}: {}", common::problems(&report));
+    }
+}
+
+#[test]
+fn a_late_reply_must_not_answer_the_next_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("s.yaml");
+    std::fs::write(&scenario, TWO_CALLS.replace("process: {mock: {}}", "process: {mock: {faults: [late-reply]}}")).unwrap();
+    let file = dir.path().join("llm.jsonl");
+    let args = ["--journal".as_ref(), file.as_os_str()];
+    let timed_out = tool("tool execution timed out");
+    let first = serde_json::json!([user()]);
+    let second = serde_json::json!([user(), assistant(1), timed_out]);
+
+    // The runtime handed the reply to request 1 to the second call.
+    let misdelivered = serde_json::json!([user(), assistant(1), timed_out, assistant(2), tool("{\"echo\":{\"n\":1},\"proctor_late_reply_to\":1}")]);
+    journal(&file, &[first.clone(), second.clone(), misdelivered]);
+    let (code, report) = verify_with(&scenario, &args);
+    assert_eq!(code, 1);
+    assert_eq!(status(&report, "RUNTIME-LATE-REPLY-DISCARDED"), [("fail".into(), "unexpected".into())], "{}", common::problems(&report));
+
+    // It matched replies by id and waited for the second call's own.
+    let matched = serde_json::json!([user(), assistant(1), timed_out, assistant(2), tool("{\"echo\":{\"n\":2},\"proctor_late_reply_to\":2}")]);
+    journal(&file, &[first, second, matched]);
+    let (code, report) = verify_with(&scenario, &args);
+    assert_eq!(status(&report, "RUNTIME-LATE-REPLY-DISCARDED"), [("pass".into(), String::new())], "{}", common::problems(&report));
+    assert_eq!(code, 0, "{}", common::problems(&report));
 }

@@ -278,7 +278,7 @@ impl Run<'_> {
                     };
                 }
                 Called::NoReply { sent, .. } => {
-                    rec.fail("JSONRPC-UNKNOWN-METHOD", Failure::Missing { what: format!("a request for the unknown method {method} (the runtime waits for its deadline)") }, s.evidence(&sent, b""));
+                    rec.fail("JSONRPC-UNKNOWN-METHOD", Failure::Missing { what: format!("a reply to a request for the unknown method {method} (the runtime waits for its deadline)") }, s.evidence(&sent, b""));
                     if observes {
                         rec.pass("JSONRPC-NOTIFICATION-SILENT", s.evidence(&sent_note, b""));
                     }
@@ -378,7 +378,7 @@ impl Run<'_> {
             Ok(())
         } else {
             let list = missing.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-            rec.fail("ROBUST-CONCURRENT", Failure::Missing { what: format!("ids {list} of {IN_FLIGHT} requests sent together") }, evidence);
+            rec.fail("ROBUST-CONCURRENT", Failure::Missing { what: format!("replies to ids {list} of {IN_FLIGHT} requests sent together") }, evidence);
             Err(Stopped { by: "ROBUST-CONCURRENT", reason: "replies to pipelined requests went missing; later replies cannot be matched".into(), alive: true })
         }
     }
@@ -394,7 +394,7 @@ impl Run<'_> {
                 continue;
             }
             if let Called::NoReply { sent, .. } | Called::Closed { sent, .. } = &called {
-                rec.fail("ROBUST-SEQUENTIAL", Failure::Missing { what: format!("request {i} of {SEQUENTIAL}") }, s.evidence(sent, b""));
+                rec.fail("ROBUST-SEQUENTIAL", Failure::Missing { what: format!("a reply to request {i} of {SEQUENTIAL}") }, s.evidence(sent, b""));
             }
             self.replied(s, rec, called, "ROBUST-SEQUENTIAL", Phase::Request).await?;
         }

@@ -66,9 +66,10 @@ pub enum Failure {
         /// What arrived after stdin was closed.
         arrived_after_eof: String,
     },
-    /// A request got no reply at all (while the plugin kept running).
+    /// Something that should have happened did not: a plugin's reply to a
+    /// request (while it kept running), or a runtime's call to a plugin.
     Missing {
-        /// Which request.
+        /// What is missing.
         what: String,
     },
     /// The plugin died when it should have answered or kept running.
@@ -121,7 +122,7 @@ impl fmt::Display for Failure {
                 f,
                 "no reply within {waited_ms} ms while stdin was open; it arrived only after stdin was closed: {arrived_after_eof}"
             ),
-            Failure::Missing { what } => write!(f, "no reply to {what}"),
+            Failure::Missing { what } => write!(f, "missing: {what}"),
             Failure::Crash { exit, .. } => write!(f, "the plugin ended ({exit})"),
             Failure::Framing { violation } => write!(f, "{violation}"),
             Failure::IdMismatch { sent, received } => write!(f, "sent id {sent}, reply carried id {received}"),

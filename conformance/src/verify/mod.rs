@@ -26,6 +26,10 @@ pub struct Received {
     pub roles: Vec<Role>,
     /// One entry per process the runtime started.
     pub sessions: Vec<Session>,
+    /// How many requests the conversation asked of this plugin (the LLM's
+    /// tool calls naming it), when known: what a dead plugin's requests
+    /// are counted against.
+    pub calls_expected: Option<usize>,
 }
 
 /// The runtime checks' results for every plugin, in catalogue order per plugin.
@@ -47,6 +51,10 @@ pub fn verify(received: &[Received], profile: Profile) -> Vec<CheckResult> {
                 merge(&mut outcomes, id, result, evidence);
             }
         }
+        if r.family == Family::PromptkitServer {
+            let (outcome, evidence) = judge_restarts(r, profile);
+            outcomes.push(("RUNTIME-RESTARTS-DEAD-SERVER", outcome, evidence));
+        }
         for def in runtime_checks(r) {
             if !outcomes.iter().any(|(id, ..)| *id == def) {
                 outcomes.push((def, Outcome::Skip { reason: "nothing the runtime sent exercised this check".into() }, Evidence::default()));
@@ -62,8 +70,13 @@ pub fn verify(received: &[Received], profile: Profile) -> Vec<CheckResult> {
     out
 }
 
+/// Runtime checks judged for the whole scenario rather than per plugin
+/// record: its expectations, and the LLM journal (proctor's harness judges
+/// these, since it reads scenarios and the provider's script).
+pub const JUDGED_PER_SCENARIO: &[CheckId] = &["RUNTIME-EXPECTED-CALLS", "RUNTIME-LATE-REPLY-DISCARDED", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"];
+
 fn runtime_checks(r: &Received) -> Vec<CheckId> {
-    CATALOGUE.iter().filter(|c| c.group == Group::Runtime && c.applies(r.family, &r.roles)).map(|c| c.id).collect()
+    CATALOGUE.iter().filter(|c| c.group == Group::Runtime && c.applies(r.family, &r.roles) && !JUDGED_PER_SCENARIO.contains(&c.id)).map(|c| c.id).collect()
 }
 
 /// The first failure of a check wins; a pass only fills an empty slot.
@@ -149,6 +162,31 @@ fn method_ok(family: Family, method: &str, params: Option<&Value>, notification:
         _ => true,
     };
     if ok { Ok(()) } else { Err(mismatch("$.method", &format!("a {family} method with its params"), format!("{method} {params}"))) }
+}
+
+/// A server-mode tool that died must be started again for the calls left.
+fn judge_restarts(r: &Received, profile: Profile) -> (Outcome, Evidence) {
+    let Some(died) = r.sessions.iter().position(Session::died) else {
+        return (Outcome::Skip { reason: "the plugin never died while the runtime held it".into() }, Evidence::default());
+    };
+    if !profile.promptkit_restarts_dead_servers() {
+        return (Outcome::Skip { reason: format!("{} never restarts a dead server (promptkit.server-never-restarted)", profile.name()) }, Evidence::default());
+    }
+    let requests = |s: &Session| s.bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).count();
+    let evidence = Evidence::received(&r.sessions[died].bytes);
+    if r.sessions[died + 1..].iter().any(|s| requests(s) > 0) {
+        return (Outcome::Pass, evidence);
+    }
+    let received: usize = r.sessions.iter().map(requests).sum();
+    match r.calls_expected {
+        Some(expected) if expected > received => {
+            let exit = r.sessions[died].exit.unwrap_or_default();
+            let what = format!("a new process for the {} call(s) left after the plugin died (exit {exit}) having received {received} of {expected} request(s)", expected - received);
+            (Outcome::fail(Failure::Missing { what }), evidence)
+        }
+        Some(_) => (Outcome::Skip { reason: "the plugin died after its last call; nothing was left to restart it for".into() }, evidence),
+        None => (Outcome::Skip { reason: "how many calls the plugin should have had is unknown".into() }, evidence),
+    }
 }
 
 fn judge_one_shot(r: &Received, s: &Session) -> Found {

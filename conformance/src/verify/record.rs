@@ -10,6 +10,17 @@ pub struct Session {
     pub bytes: Vec<u8>,
     /// Whether stdin reached EOF (the runtime closed it).
     pub eof: bool,
+    /// The exit status, when the process ended by itself (a process the
+    /// runtime killed records none).
+    pub exit: Option<i32>,
+}
+
+impl Session {
+    /// Whether the plugin died while the runtime still held it open: it
+    /// exited before its stdin was closed.
+    pub fn died(&self) -> bool {
+        self.exit.is_some() && !self.eof
+    }
 }
 
 /// A record line that is not what `--record` writes.
@@ -35,13 +46,15 @@ pub fn parse_record(text: &str) -> Result<Vec<Session>, ParseError> {
         let session = sessions.last_mut().ok_or_else(|| err("data before the first start marker"))?;
         if v.get("eof") == Some(&Value::Bool(true)) {
             session.eof = true;
+        } else if let Some(code) = v.get("exit").and_then(Value::as_i64) {
+            session.exit = i32::try_from(code).ok();
         } else if let Some(text) = v.get("text").and_then(Value::as_str) {
             session.bytes.extend_from_slice(text.as_bytes());
         } else if let Some(hex) = v.get("hex").and_then(Value::as_str) {
             let bytes = (0..hex.len()).step_by(2).map(|j| u8::from_str_radix(hex.get(j..j + 2).unwrap_or("zz"), 16)).collect::<Result<Vec<u8>, _>>().map_err(|_| err("bad hex"))?;
             session.bytes.extend(bytes);
         } else {
-            return Err(err("expected start, text, hex or eof"));
+            return Err(err("expected start, text, hex, eof or exit"));
         }
     }
     Ok(sessions)
@@ -53,11 +66,13 @@ mod tests {
 
     #[test]
     fn sessions_split_at_start_markers() {
-        let text = "{\"at_ms\":0,\"start\":true}\n{\"at_ms\":1,\"text\":\"ab\"}\n{\"at_ms\":2,\"hex\":\"ff0a\"}\n{\"at_ms\":3,\"eof\":true}\n{\"at_ms\":0,\"start\":true}\n";
+        let text = "{\"at_ms\":0,\"start\":true}\n{\"at_ms\":1,\"text\":\"ab\"}\n{\"at_ms\":2,\"hex\":\"ff0a\"}\n{\"at_ms\":3,\"eof\":true}\n{\"at_ms\":4,\"exit\":0}\n{\"at_ms\":0,\"start\":true}\n{\"at_ms\":9,\"exit\":1}\n";
         let s = parse_record(text).unwrap();
         assert_eq!(s.len(), 2);
-        assert_eq!(s[0], Session { bytes: b"ab\xff\n".to_vec(), eof: true });
-        assert_eq!(s[1], Session::default());
+        assert_eq!(s[0], Session { bytes: b"ab\xff\n".to_vec(), eof: true, exit: Some(0) });
+        assert!(!s[0].died());
+        assert_eq!(s[1], Session { exit: Some(1), ..Session::default() });
+        assert!(s[1].died());
         assert_eq!(parse_record("{\"text\":\"x\"}").unwrap_err().line, 1);
     }
 }

@@ -74,11 +74,13 @@ enum Command {
     Load(LoadArgs),
     /// Print the JSON Schema of the scenario format (for editor completion).
     Schema,
-    /// Judge what a runtime sent to a scenario's mock plugins.
+    /// Judge what a runtime sent to a scenario's mock plugins and LLM.
     ///
     /// Start each `process: {mock: …}` plugin of the scenario as
     /// `proctor mock-plugin --scenario FILE --plugin NAME --record DIR/NAME.jsonl`
-    /// inside your runtime, run the conversation, then verify the records.
+    /// inside your runtime, point it at `proctor mock-provider --scenario FILE
+    /// --journal DIR/llm.journal.jsonl`, run the conversation, then verify the
+    /// records and the journal. Exit 0 conformant, 1 not, 2 bad input.
     Verify(VerifyArgs),
 }
 
@@ -87,9 +89,19 @@ struct VerifyArgs {
     /// The scenario the runtime ran.
     #[arg(long, value_name = "FILE")]
     scenario: PathBuf,
-    /// Record files, or folders of `<plugin>.jsonl` records.
-    #[arg(long = "record", value_name = "PATH", required = true)]
+    /// Record files, or folders of `<plugin>.jsonl` records (from
+    /// `proctor mock-plugin --record` or `proctor run --record-dir`).
+    #[arg(long = "record", value_name = "PATH")]
     records: Vec<PathBuf>,
+    /// The mock provider's journal (`proctor mock-provider --journal FILE`):
+    /// judges what the runtime sent the LLM (request shapes, tool results
+    /// relayed under their call ids, the script followed round by round).
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
+    /// Judge against this profile instead of the scenario's: `documented`
+    /// asks "does my runtime do what the protocol documents promise?".
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,

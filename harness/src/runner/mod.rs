@@ -10,14 +10,18 @@ use std::time::Duration;
 
 use proctor_conformance::protocol::{Family, Profile, Role};
 use proctor_conformance::transport::{Deadlines, PluginCommand};
-use proctor_mocks::provider::ScriptedLlm;
+use proctor_mocks::provider::journal::{Answer, Journal, JournalEntry};
+use proctor_mocks::provider::{LlmRequest, LlmResponse, ScriptMiss, ScriptedLlm, openai};
 use serde::Serialize;
 
 use crate::pipeline;
-use crate::scenario::{Plugin, Process, Runtime, Scenario};
+use crate::scenario::{Plugin, Process, Scenario};
 
 pub use summary::{DecisionRecord, DenialRecord, Summary, ToolResultRecord};
 pub use transcript::{Entry, Transcript};
+
+/// The LLM journal's file name in a record dir.
+pub const LLM_JOURNAL: &str = "llm.journal.jsonl";
 
 /// Where and how scenarios run.
 #[derive(Debug, Clone)]
@@ -41,8 +45,12 @@ pub struct RunContext<'a> {
     pub transcript: Transcript,
     /// What happened, in the terms of the expectations.
     pub summary: Summary,
-    /// The scripted LLM.
-    pub llm: ScriptedLlm,
+    /// The scripted LLM: asked through [`RunContext::ask_llm`], so every
+    /// call is journaled.
+    llm: ScriptedLlm,
+    /// With a record dir: every LLM call, as `proctor mock-provider
+    /// --journal` writes them, for `proctor verify --journal` (dogfood).
+    journal: Option<Journal>,
     env: &'a RunEnv,
 }
 
@@ -77,6 +85,18 @@ impl RunContext<'_> {
         cmd
     }
 
+    /// Asks the scripted LLM, journaling the call when recording.
+    pub fn ask_llm(&mut self, request: &LlmRequest) -> Result<LlmResponse, ScriptMiss> {
+        let round = self.llm.used() + 1;
+        let result = self.llm.complete(request);
+        if let Some(journal) = &mut self.journal {
+            let seq = journal.next_seq();
+            let answer = Answer::scripted(&result, round, false, false);
+            journal.record(JournalEntry { seq, method: "POST".into(), path: openai::CHAT_COMPLETIONS.into(), body: openai::request_body(request), answer });
+        }
+        result
+    }
+
     /// Deadlines for a plugin with a per-request timeout.
     pub fn deadlines(timeout: Duration) -> Deadlines {
         Deadlines { request: timeout, ..Deadlines::default() }
@@ -105,14 +125,17 @@ impl RunResult {
 
 /// Runs a scenario to the end and judges it.
 pub async fn run(scenario: &Scenario, env: &RunEnv) -> RunResult {
-    let family = match scenario.runtime {
-        Runtime::Promptkit => Family::PromptkitExec,
-        Runtime::Picoclaw => Family::PicoclawHook,
-        Runtime::Runok => Family::RunokExtension,
-    };
+    let family = scenario.runtime.family();
     let profile = scenario.profile.as_deref().and_then(|p| Profile::parse(family, p).ok()).unwrap_or(Profile::for_family(family)[1]);
-    let mut ctx = RunContext { scenario, profile, transcript: Transcript::default(), summary: Summary::default(), llm: ScriptedLlm::new(scenario.llm.clone()), env };
     let mut problems = Vec::new();
+    let journal = match &env.record_dir {
+        None => None,
+        Some(dir) => {
+            let path = dir.join(LLM_JOURNAL);
+            Journal::to_file(&path).map_err(|e| problems.push(format!("cannot write the LLM journal {}: {e}", path.display()))).ok()
+        }
+    };
+    let mut ctx = RunContext { scenario, profile, transcript: Transcript::default(), summary: Summary::default(), llm: ScriptedLlm::new(scenario.llm.clone()), journal, env };
     if let Err(e) = pipeline::run(&mut ctx).await {
         ctx.transcript.push("runtime", "error", e.to_string());
         problems.push(format!("run error: {e}"));

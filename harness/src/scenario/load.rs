@@ -81,12 +81,7 @@ fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
         }
     }
     if let Some(profile) = &s.profile {
-        let family = match s.runtime {
-            Runtime::Promptkit => proctor_conformance::protocol::Family::PromptkitExec,
-            Runtime::Picoclaw => proctor_conformance::protocol::Family::PicoclawHook,
-            Runtime::Runok => proctor_conformance::protocol::Family::RunokExtension,
-        };
-        if let Err(e) = proctor_conformance::protocol::Profile::parse(family, profile) {
+        if let Err(e) = proctor_conformance::protocol::Profile::parse(s.runtime.family(), profile) {
             return invalid(e.to_string(), "leave `profile` out to simulate the runtime as implemented");
         }
     }

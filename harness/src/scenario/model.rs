@@ -61,6 +61,18 @@ pub enum Runtime {
     Runok,
 }
 
+impl Runtime {
+    /// The family whose profiles describe this runtime (`--profile`, `profile:`).
+    pub fn family(self) -> proctor_conformance::protocol::Family {
+        use proctor_conformance::protocol::Family;
+        match self {
+            Runtime::Promptkit => Family::PromptkitExec,
+            Runtime::Picoclaw => Family::PicoclawHook,
+            Runtime::Runok => Family::RunokExtension,
+        }
+    }
+}
+
 /// One plugin.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -138,6 +150,11 @@ pub struct PromptkitTool {
     /// exec (one-shot, default) or server (JSON-RPC).
     #[serde(default)]
     pub runtime: Option<String>,
+    /// The tool descriptor's `timeout_ms` (PromptKit's registry timeout;
+    /// pack tools have none and wait up to the 30 s idle timeout). Applied to
+    /// server-mode tools: the call fails and the process keeps running.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
 }
 
 /// PromptKit exec eval.

@@ -23,4 +23,4 @@ pub use fault::{Fault, FaultKind};
 pub use frame::{HUGE_PADDING, LOG_LINE};
 pub use reply::{Answer, DENY_REASON};
 pub use run::{run, run_recording};
-pub use serve::{Ending, FLOOD_BYTES, LATE_REPLY, ServeError, serve};
+pub use serve::{Ending, FLOOD_BYTES, LATE_REPLY, LATE_REPLY_MARKER, ServeError, serve};

@@ -33,13 +33,21 @@ pub fn run(config: &MockPluginConfig) -> i32 {
 /// [`run`], recording every byte received on stdin to `record` as JSON
 /// lines (`{"at_ms":…,"text":…}` or `"hex"` for bytes that are not UTF-8,
 /// then `{"at_ms":…,"eof":true}`), flushed as they arrive, so a runtime that
-/// kills the plugin still leaves a complete record.
+/// kills the plugin still leaves a complete record; a process that ends by
+/// itself adds `{"at_ms":…,"exit":CODE}`.
 pub fn run_recording(config: &MockPluginConfig, record: &std::path::Path) -> io::Result<i32> {
     let mut file = std::fs::OpenOptions::new().create(true).append(true).open(record)?;
     // One record file can hold many processes (one-shot plugins): each starts with a marker.
     writeln!(file, "{}", serde_json::json!({"at_ms": 0, "start": true, "pid": std::process::id()}))?;
     file.flush()?;
-    Ok(run_with(config, Box::new(Recorder { inner: raw_stdin(), file, start: std::time::Instant::now() })))
+    let start = std::time::Instant::now();
+    let exit_record = file.try_clone()?;
+    let code = run_with(config, Box::new(Recorder { inner: raw_stdin(), file, start }));
+    // How the process ended, so `proctor verify` can tell a plugin that died
+    // on its own (no EOF before it) from one the runtime closed.
+    let mut file = exit_record;
+    let _ = writeln!(file, "{}", serde_json::json!({"at_ms": start.elapsed().as_millis() as u64, "exit": code})).and_then(|()| file.flush());
+    Ok(code)
 }
 
 /// Passes stdin through, writing each chunk to the record file.

@@ -23,6 +23,18 @@ use super::strict;
 /// Bytes written by [`Fault::StderrFlood`] and [`Fault::StdoutFlood`]: far
 /// beyond any pipe buffer, so a host that does not drain blocks the plugin.
 pub const FLOOD_BYTES: usize = 50 * 1024 * 1024;
+/// The key [`Fault::LateReply`] adds to an object result, naming the
+/// request it answers, so `proctor verify` can tell a late reply that a
+/// runtime delivered to a later call.
+pub const LATE_REPLY_MARKER: &str = "proctor_late_reply_to";
+
+/// Marks a late object result with the id it answers.
+fn mark_late(answer: &mut Answer, id: &Value) {
+    if let Answer::Result(Value::Object(map)) = answer {
+        map.insert(LATE_REPLY_MARKER.to_string(), id.clone());
+    }
+}
+
 /// How late [`Fault::LateReply`] answers.
 pub const LATE_REPLY: std::time::Duration = std::time::Duration::from_secs(6);
 
@@ -241,7 +253,10 @@ impl<W: Write, E: Write> Session<'_, W, E> {
                 if self.has(Fault::LateReply) && !hello {
                     std::thread::sleep(LATE_REPLY);
                 }
-                let answer = self.rpc_answer(&message, &method, &params);
+                let mut answer = self.rpc_answer(&message, &method, &params);
+                if self.has(Fault::LateReply) && !hello {
+                    mark_late(&mut answer, &id);
+                }
                 if answer == Answer::Nothing {
                     return Ok(Flow::Continue);
                 }

@@ -10,11 +10,13 @@ use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::llm::{LlmResponse, ScriptMiss};
+
 /// One request and its answer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JournalEntry {
     /// 1-based, in order of arrival (also the `N` of `chatcmpl-proctor-N`).
     pub seq: u64,
@@ -29,20 +31,20 @@ pub struct JournalEntry {
 }
 
 /// What the server answered a request.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
     /// HTTP status sent (200 also for a malformed body or a dropped stream).
     pub status: u16,
     /// reply, error, malformed, disconnect, miss, bad_request, models.
     pub kind: String,
     /// The 1-based scripted round that answered, if one did.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<usize>,
     /// Whether the answer was streamed.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stream: bool,
     /// Why a request was refused (a miss names the nearest round).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
@@ -51,6 +53,39 @@ impl Answer {
     pub fn new(status: u16, kind: &str) -> Self {
         Answer { status, kind: kind.to_string(), round: None, stream: false, message: None }
     }
+
+    /// How the script answered a chat request (round `round`, 1-based):
+    /// the record both the HTTP server and the in-process runs keep.
+    /// `status` is the HTTP status the caller sends for a scripted error.
+    pub fn scripted(result: &Result<LlmResponse, ScriptMiss>, round: usize, stream: bool, lenient: bool) -> Answer {
+        let answered = |status: u16, kind: &str| Answer { round: Some(round), stream, ..Answer::new(status, kind) };
+        match result {
+            Ok(LlmResponse::Reply { .. }) => answered(200, "reply"),
+            Ok(LlmResponse::Error { status, .. }) => answered(*status, "error"),
+            Ok(LlmResponse::Malformed { .. }) => answered(200, "malformed"),
+            Ok(LlmResponse::Disconnect { .. }) => answered(200, "disconnect"),
+            Err(miss) => Answer { stream, message: Some(miss.message.clone()), ..Answer::new(if lenient { 200 } else { 400 }, "miss") },
+        }
+    }
+}
+
+/// A journal line that is not what the mock provider writes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("journal line {line}: {problem}")]
+pub struct JournalParseError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub problem: String,
+}
+
+/// Reads a journal file's JSON lines (blank lines are skipped).
+pub fn parse_journal(text: &str) -> Result<Vec<JournalEntry>, JournalParseError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| serde_json::from_str(line).map_err(|e| JournalParseError { line: i + 1, problem: format!("not a journal entry ({e}); write journals with `proctor mock-provider --journal FILE`") }))
+        .collect()
 }
 
 /// The journal: in memory, and optionally mirrored to a file.

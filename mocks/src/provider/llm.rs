@@ -106,6 +106,9 @@ impl LlmResponse {
 pub struct ScriptMiss {
     /// 1-based number of the call.
     pub call: usize,
+    /// Whether the script had ended (an unexpected call) rather than the
+    /// round's `when` not matching (a mismatched one).
+    pub beyond_script: bool,
     /// What went wrong, naming the nearest scripted round and the difference.
     pub message: String,
 }
@@ -134,17 +137,22 @@ impl ScriptedLlm {
         self.rounds.len() - self.next
     }
 
+    /// The rounds never asked for, each as `round N (what it answers)`.
+    pub fn unused_rounds(&self) -> Vec<String> {
+        self.rounds.iter().enumerate().skip(self.next).map(|(i, r)| format!("round {} ({})", i + 1, summary(r))).collect()
+    }
+
     /// Answers the next call, or explains why the script does not cover it.
     pub fn complete(&mut self, request: &LlmRequest) -> Result<LlmResponse, ScriptMiss> {
         let call = self.next + 1;
         let Some(round) = self.rounds.get(self.next) else {
             let nearest = self.rounds.last().map_or("the script is empty".to_string(), |r| format!("the last scripted round is {}: {}", self.rounds.len(), summary(r)));
-            return Err(ScriptMiss { call, message: format!("LLM call {call} is not scripted ({nearest}); the request ended with {}", last(request)) });
+            return Err(ScriptMiss { call, beyond_script: true, message: format!("LLM call {call} is not scripted ({nearest}); the request ended with {}", last(request)) });
         };
         if let LlmRound::Reply(reply) = round {
             if let Some(when) = &reply.when {
                 if let Some(diff) = mismatch(when, request) {
-                    return Err(ScriptMiss { call, message: format!("LLM call {call} does not match round {call} ({}): {diff}", summary(round)) });
+                    return Err(ScriptMiss { call, beyond_script: false, message: format!("LLM call {call} does not match round {call} ({}): {diff}", summary(round)) });
                 }
             }
         }

@@ -16,6 +16,9 @@ use super::llm::{LlmMessage, LlmRequest, ResolvedCall};
 /// The `created` timestamp of every answer: fixed, so runs are reproducible.
 pub const CREATED: u64 = 1_700_000_000;
 
+/// The chat-completions route.
+pub const CHAT_COMPLETIONS: &str = "/v1/chat/completions";
+
 /// The one model `GET /v1/models` lists.
 pub const MODEL: &str = "proctor-scripted";
 
@@ -138,6 +141,31 @@ impl ChatRequest {
     pub fn prompt_chars(&self) -> usize {
         self.messages.iter().map(|m| text_of(&m.content).chars().count()).sum()
     }
+}
+
+/// The chat-completions body a runtime would send for `request` (the
+/// inverse of [`ChatRequest::to_llm`]): how the in-process runs journal
+/// their LLM calls in the same shape as `proctor mock-provider` does.
+pub fn request_body(request: &LlmRequest) -> Value {
+    let messages: Vec<Value> = request
+        .messages
+        .iter()
+        .map(|m| {
+            let mut msg = json!({"role": m.role, "content": m.content});
+            if !m.tool_calls.is_empty() {
+                msg["tool_calls"] = m.tool_calls.iter().map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments(c)}})).collect();
+            }
+            if let Some(id) = &m.tool_call_id {
+                msg["tool_call_id"] = json!(id);
+            }
+            msg
+        })
+        .collect();
+    let mut body = json!({"model": MODEL, "messages": messages});
+    if !request.tools.is_empty() {
+        body["tools"] = request.tools.iter().map(|t| json!({"type": "function", "function": {"name": t}})).collect();
+    }
+    body
 }
 
 /// The text of a message's `content`: a string as is, the `text` of each
@@ -272,6 +300,20 @@ mod tests {
         assert_eq!(req.messages[2].tool_calls[0].arguments, json!({"dir": "."}));
         assert_eq!(req.messages[3].tool_call_id.as_deref(), Some("c1"));
         assert_eq!(req.tools, vec!["ls"]);
+    }
+
+    #[test]
+    fn request_body_is_the_inverse_of_to_llm() {
+        let body = br#"{"model":"m","messages":[
+            {"role":"user","content":"hi"},
+            {"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"ls","arguments":"{\"dir\":\".\"}"}}]},
+            {"role":"tool","tool_call_id":"c1","content":"a b"}],
+            "tools":[{"type":"function","function":{"name":"ls"}}]}"#;
+        let req = ChatRequest::parse(body).unwrap().to_llm();
+        let again = request_body(&req);
+        assert_eq!(again["model"], MODEL);
+        assert_eq!(again["messages"][1]["tool_calls"][0]["function"]["arguments"], "{\"dir\":\".\"}");
+        assert_eq!(ChatRequest::parse(again.to_string().as_bytes()).unwrap().to_llm(), req);
     }
 
     #[test]

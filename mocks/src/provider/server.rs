@@ -94,7 +94,7 @@ impl ProviderServer {
     /// The routes, for serving or for testing in process.
     pub fn router(&self) -> Router {
         Router::new()
-            .route("/v1/chat/completions", post(chat_completions))
+            .route(openai::CHAT_COMPLETIONS, post(chat_completions))
             .route("/v1/models", get(models))
             .route("/__proctor/journal", get(journal))
             .fallback(not_found)
@@ -153,7 +153,7 @@ async fn chat_completions(State(state): State<Arc<Shared>>, body: Bytes) -> Resp
                 (plan, answer, Some(request))
             }
         };
-        inner.journal.record(JournalEntry { seq, method: "POST".into(), path: "/v1/chat/completions".into(), body: body_value(&body), answer });
+        inner.journal.record(JournalEntry { seq, method: "POST".into(), path: openai::CHAT_COMPLETIONS.into(), body: body_value(&body), answer });
         (seq, plan, request)
     };
     let id = format!("chatcmpl-proctor-{seq}");
@@ -191,21 +191,20 @@ async fn chat_completions(State(state): State<Arc<Shared>>, body: Bytes) -> Resp
 
 /// Turns the script's answer into a plan and its journal record.
 fn decide(result: Result<LlmResponse, super::llm::ScriptMiss>, round: usize, lenient: bool, stream: bool) -> (Plan, Answer) {
-    let answered = |status: u16, kind: &str| Answer { round: Some(round), stream, ..Answer::new(status, kind) };
-    match result {
-        Ok(LlmResponse::Reply { text, tool_calls, chunks, delay_ms }) => (Plan::Reply { text, calls: tool_calls, chunks, delay_ms }, answered(200, "reply")),
+    let mut answer = Answer::scripted(&result, round, stream, lenient);
+    let plan = match result {
+        Ok(LlmResponse::Reply { text, tool_calls, chunks, delay_ms }) => Plan::Reply { text, calls: tool_calls, chunks, delay_ms },
         Ok(LlmResponse::Error { status, message }) => {
             let status = http_status(status).as_u16();
-            (Plan::Error { status, message, code: None }, answered(status, "error"))
+            answer.status = status;
+            Plan::Error { status, message, code: None }
         }
-        Ok(LlmResponse::Malformed { body }) => (Plan::Malformed(body), answered(200, "malformed")),
-        Ok(LlmResponse::Disconnect { after_chunks, chunks }) => (Plan::Disconnect { after_chunks, chunks }, answered(200, "disconnect")),
-        Err(miss) if lenient => {
-            let plan = Plan::Reply { text: LENIENT_TEXT.to_string(), calls: Vec::new(), chunks: Vec::new(), delay_ms: 0 };
-            (plan, Answer { stream, message: Some(miss.message), ..Answer::new(200, "miss") })
-        }
-        Err(miss) => (Plan::Error { status: 400, message: miss.message.clone(), code: Some("script_miss") }, Answer { stream, message: Some(miss.message), ..Answer::new(400, "miss") }),
-    }
+        Ok(LlmResponse::Malformed { body }) => Plan::Malformed(body),
+        Ok(LlmResponse::Disconnect { after_chunks, chunks }) => Plan::Disconnect { after_chunks, chunks },
+        Err(_) if lenient => Plan::Reply { text: LENIENT_TEXT.to_string(), calls: Vec::new(), chunks: Vec::new(), delay_ms: 0 },
+        Err(miss) => Plan::Error { status: 400, message: miss.message, code: Some("script_miss") },
+    };
+    (plan, answer)
 }
 
 async fn models(State(state): State<Arc<Shared>>) -> Response {

@@ -185,7 +185,7 @@ impl Agent {
             self.emit(ctx, at, "agent.llm.request", payload).await;
             let request = LlmRequest { messages: call.messages.clone(), tools: call.tool_names() };
             ctx.transcript.push("llm", "request", json!({"model": call.model, "messages": call.messages.iter().map(wire::message_line).collect::<Vec<_>>()}));
-            let mut answer = match ctx.llm.complete(&request)? {
+            let mut answer = match ctx.ask_llm(&request)? {
                 LlmResponse::Reply { text, tool_calls, delay_ms, .. } => {
                     if delay_ms > 0 {
                         tokio::time::sleep(Duration::from_millis(delay_ms)).await;

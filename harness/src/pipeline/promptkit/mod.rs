@@ -126,7 +126,7 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         }
         let request = LlmRequest { messages: st.messages.clone(), tools: tool_names(ctx) };
         ctx.transcript.push("llm", "request", json!(request.messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>()));
-        let response = ctx.llm.complete(&request)?;
+        let response = ctx.ask_llm(&request)?;
         let (mut text, mut calls, chunks) = match response {
             LlmResponse::Error { status, message } => {
                 ctx.transcript.push("llm", "error", json!({"status": status, "message": message}));

@@ -84,7 +84,7 @@ pub(super) async fn run(ctx: &mut RunContext<'_>, servers: &mut Servers, name: &
     let scenario = ctx.scenario;
     if let Some(plugin) = scenario.plugins.iter().find(|p| p.name == name && matches!(p.config, PluginConfig::PromptkitTool(_))) {
         let PluginConfig::PromptkitTool(cfg) = &plugin.config else { unreachable!("matched above") };
-        return if cfg.runtime.as_deref() == Some("server") { server(ctx, servers, plugin, args).await } else { exec(ctx, plugin, args).await };
+        return if cfg.runtime.as_deref() == Some("server") { server(ctx, servers, plugin, cfg.timeout_ms, args).await } else { exec(ctx, plugin, args).await };
     }
     match scenario.tools.get(name) {
         Some(ScriptedTool::Result(text)) => ToolOutcome::Result(Value::String(text.clone())),
@@ -133,7 +133,7 @@ async fn exec(ctx: &mut RunContext<'_>, plugin: &Plugin, args: &Value) -> ToolOu
     ToolOutcome::Result(value)
 }
 
-async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin, args: &Value) -> ToolOutcome {
+async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin, timeout_ms: Option<u64>, args: &Value) -> ToolOutcome {
     let name = plugin.name.clone();
     let channel = format!("plugin {name}");
     if let Some(Server::Dead(why)) = servers.running.get(&name) {
@@ -153,7 +153,8 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
     }
     let Some(Server::Up(client)) = servers.running.get_mut(&name) else { return ToolOutcome::Error("server unavailable".into()) };
     ctx.summary.calls.push((name.clone(), promptkit_server::EXECUTE.into()));
-    let (sent, id, outcome) = client.call_next_line(promptkit_server::EXECUTE, promptkit_server::params(&json!({"args": args})), IDLE_TIMEOUT).await;
+    let timeout = timeout_ms.map_or(IDLE_TIMEOUT, Duration::from_millis);
+    let (sent, id, outcome) = client.call_next_line(promptkit_server::EXECUTE, promptkit_server::params(&json!({"args": args})), timeout).await;
     ctx.transcript.bytes(channel.clone(), "stdin", &sent);
     let dead = |why: String| (ToolOutcome::Error(why.clone()), Some(Server::Dead(why)));
     let (result, replace) = match outcome {
@@ -173,6 +174,9 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
                 (ToolOutcome::Result(message.get("result").cloned().unwrap_or(Value::Null)), None)
             }
         }
+        // The registry's timeout (ToolDescriptor.timeout_ms) gives up on the
+        // call and leaves the process, and its late reply, in place.
+        RpcOutcome::Timeout if timeout_ms.is_some() => (ToolOutcome::Error(format!("tool execution timed out: {name} exceeded {}ms timeout", timeout.as_millis())), None),
         RpcOutcome::Timeout => (ToolOutcome::Error("context canceled waiting for response".into()), None),
         // PromptKit reports either a broken pipe on the write or EOF on the
         // read, depending on how far the dying process got; proctor reports
