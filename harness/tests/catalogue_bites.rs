@@ -64,6 +64,14 @@ const BITES: &[Bite] = &[
     Bite { check: "ROBUST-DEADLINE", certify: &["--protocol", "promptkit-exec", "--role", "tool", FAST], protocol: "promptkit-exec", passing: &["--role", "tool"], failing: &["--role", "tool", "--fault", "hang"], cases: None },
     Bite { check: "ROBUST-SEQUENTIAL", certify: SERVER, protocol: "promptkit-server", passing: &[], failing: &["--fault", "crash-after", "--crash-after", "50"], cases: None },
     Bite { check: "ROBUST-UNKNOWN-FIELDS", certify: RUNOK, protocol: "runok-extension", passing: &[], failing: &["--fault", "strict-fields"], cases: None },
+    Bite {
+        check: "ROBUST-FUZZ",
+        certify: &["--protocol", "promptkit-exec", "--role", "tool", "--fuzz", "30", "--schema", "harness/tests/fixtures/fuzz_tool.schema.json"],
+        protocol: "promptkit-exec",
+        passing: &["--role", "tool"],
+        failing: &["--role", "tool", "--fault", "crash-on-quote"],
+        cases: None,
+    },
     Bite { check: "ROBUST-CONCURRENT", certify: &["--protocol", "picoclaw-hook", FAST], protocol: "picoclaw-hook", passing: &[], failing: &["--fault", "drop-pipelined"], cases: None },
     Bite {
         check: "CASE-DECISION",
@@ -164,5 +172,6 @@ bites! {
     robust_sequential => "ROBUST-SEQUENTIAL",
     robust_unknown_fields => "ROBUST-UNKNOWN-FIELDS",
     robust_concurrent => "ROBUST-CONCURRENT",
+    robust_fuzz => "ROBUST-FUZZ",
     case_decision => "CASE-DECISION",
 }

@@ -2,6 +2,7 @@
 //! profile and fold the outcomes into a [`Report`].
 
 mod cases;
+pub mod fuzz;
 mod longlived;
 mod observe;
 mod oneshot;
@@ -30,6 +31,8 @@ pub struct Options {
     pub cases: Option<CasesFile>,
     /// Deadlines.
     pub deadlines: Deadlines,
+    /// `--fuzz`: generated tool arguments (the fuzz check is skipped without it).
+    pub fuzz: Option<fuzz::Fuzz>,
     /// Called with a short description of each step (for progress display).
     pub progress: Box<dyn Fn(&str) + Send + Sync>,
 }
@@ -46,10 +49,11 @@ pub enum CertifyError {
 pub async fn certify(opts: &Options) -> Result<Report, CertifyError> {
     let mut checks = Vec::new();
     for profile in &opts.profiles {
-        let results = match opts.family.transport() {
+        let mut results = match opts.family.transport() {
             Transport::OneShot => oneshot::run(opts, *profile).await?,
             Transport::LongLivedJsonRpc => longlived::run(opts, *profile).await?,
         };
+        with_fuzz(opts, *profile, &mut results).await?;
         checks.extend(results);
     }
     let role = match opts.roles.as_slice() {
@@ -63,4 +67,25 @@ pub async fn certify(opts: &Options) -> Result<Report, CertifyError> {
         opts.command.argv.clone(),
         checks,
     ))
+}
+
+/// Replaces the probes' placeholder for the fuzz check (they never decide
+/// it) with the fuzz run's result, or a skip without `--fuzz`. The fuzz run
+/// is separate from the probes so a protocol failure they found cannot stop
+/// it, and it runs per profile because the wire shape (Go's `\u003c`
+/// escaping, field order) is part of what is fuzzed.
+async fn with_fuzz(opts: &Options, profile: Profile, results: &mut Vec<CheckResult>) -> Result<(), CertifyError> {
+    let applies = crate::check::lookup(fuzz::CHECK).is_some_and(|def| def.applies(opts.family, &opts.roles));
+    if !applies {
+        return Ok(());
+    }
+    results.retain(|r| r.id != fuzz::CHECK);
+    let result = match &opts.fuzz {
+        Some(f) => fuzz::run(opts, f, profile).await?,
+        None => fuzz::skipped(profile),
+    };
+    results.extend(result);
+    let order = |id: &str| crate::check::CATALOGUE.iter().position(|c| c.id == id).unwrap_or(usize::MAX);
+    results.sort_by_key(|r| order(r.id));
+    Ok(())
 }

@@ -501,6 +501,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         summary: "answers several requests sent at once, each under its own id",
         hint: "Read stdin line by line and answer every line; never drop the rest of a read chunk.",
     },
+    CheckDef {
+        id: "ROBUST-FUZZ",
+        group: Group::Robustness,
+        level: Level::Must,
+        families: &[EXEC, SERVER, PICO],
+        scope: Scope::Only(&[Role::Tool, Role::ToolHook, Role::ToolMode, Role::Approve]),
+        spec: "promptkit-exec-protocol.txt (Tool Protocol: args \"as provided by the LLM, matching the tool's input schema\"), picoclaw-hook-protocol.md#4-hookbefore_tool",
+        summary: "every schema-valid tool argument object gets a well-formed answer in time (--fuzz)",
+        hint: "Treat arguments as untrusted text: quotes, backslashes, newlines, <>&, non-ASCII and empty strings are all valid. Answer bad input with a tool error, never a crash; add the printed case to your --cases file.",
+    },
     // ── Cases ───────────────────────────────────────────────────────────
     // ── Runtime (proctor verify) ────────────────────────────────────────
     CheckDef {

@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use proctor_conformance::certify::fuzz::{self, Fuzz, ToolSchema};
 use proctor_conformance::certify::{CasesFile, CertifyError, Options, Verdict, certify};
 use proctor_conformance::protocol::{Family, Profile, Role};
 use proctor_conformance::transport::{Deadlines, PluginCommand};
@@ -25,6 +26,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     if let (Some(cases), Some(path)) = (&cases, &args.cases) {
         cases.check_applicable(family, &roles, path).map_err(|e| UsageError(e.to_string()))?;
     }
+    let fuzz = fuzz_options(&args, family, &roles)?;
     if args.timeout_ms == 0 {
         return Err(UsageError("--timeout-ms must be at least 1".into()).into());
     }
@@ -42,6 +44,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         profiles,
         cases,
         deadlines,
+        fuzz,
         progress: Box::new(move |step| {
             if show_progress {
                 let mut err = std::io::stderr().lock();
@@ -62,7 +65,11 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         CertifyError::Spawn(e) => UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")),
     })?;
     let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();
-    let rendered = render(&report, args.format, color);
+    let mut rendered = render(&report, args.format, color);
+    if let (Some(n), Format::Text) = (args.fuzz, args.format) {
+        // Passing checks print no message in text; the seed must still be on record.
+        rendered.push_str(&format!("fuzz: {n} generated inputs per profile from seed {} (rerun with --fuzz {n} --fuzz-seed {})\n", args.fuzz_seed, args.fuzz_seed));
+    }
     match &args.output {
         Some(path) => output::write_atomically(path, rendered.as_bytes())?,
         None => print!("{rendered}"),
@@ -71,6 +78,25 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         Verdict::Conformant => ExitCode::SUCCESS,
         Verdict::Nonconformant => ExitCode::from(1),
     })
+}
+
+/// `--fuzz`/`--schema`/`--fuzz-seed`, checked against the family and role
+/// before any plugin starts.
+fn fuzz_options(args: &CertifyArgs, family: Family, roles: &[Role]) -> Result<Option<Fuzz>, UsageError> {
+    let Some(inputs) = args.fuzz else {
+        if args.schema.is_some() {
+            return Err(UsageError("--schema is only used with --fuzz N\nhint: add --fuzz 100 to send 100 generated tool calls".into()));
+        }
+        return Ok(None);
+    };
+    fuzz::applicable(family, roles).map_err(UsageError)?;
+    let Some(path) = &args.schema else {
+        return Err(UsageError(
+            "--fuzz needs --schema FILE: the JSON Schema of the tool's parameters, which the inputs are generated from\nhint: for a PromptPack tool, the tool's `parameters` object (a whole tool descriptor works too), e.g. examples/promptkit-exec/weather_tool.schema.json".into(),
+        ));
+    };
+    let tool = ToolSchema::load(path).map_err(|e| UsageError(e.to_string()))?;
+    Ok(Some(Fuzz { inputs, seed: args.fuzz_seed, tool }))
 }
 
 /// Variables that make interpreters unbuffered, removed from the plugin's

@@ -153,6 +153,28 @@ struct CertifyArgs {
     /// Deadline for each request, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 5000)]
     timeout_ms: u64,
+    /// Send N generated tool calls per profile (check ROBUST-FUZZ; needs --schema).
+    ///
+    /// Each is a random argument object valid against --schema, leaning on
+    /// what breaks plugins (quotes, backslashes, newlines, <>&, U+2028,
+    /// non-ASCII, empty strings, boundary numbers), sent as the family's real
+    /// tool request: promptkit-exec tool {"args": …} (tool-hook: its
+    /// before_execution request), promptkit-server `execute`, picoclaw-hook
+    /// `hook.before_tool` / `hook.approve_tool`. The property: every one gets
+    /// an answer in time, well framed, with the right id and a result or an
+    /// error (a tool error is fine; a crash, a hang or garbage is not). A
+    /// long-lived plugin serves all inputs in one process. The first failing
+    /// input is shrunk to a minimal one and printed as a --cases entry.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    fuzz: Option<u32>,
+    /// The tool's parameters for --fuzz: a JSON Schema file (JSON or YAML), or a
+    /// tool descriptor holding one ({name, parameters}; OpenAI {type: function, function: …}).
+    #[arg(long, value_name = "FILE")]
+    schema: Option<PathBuf>,
+    /// Seed of the --fuzz generator: the same seed sends the same inputs in the
+    /// same order, so a failure is reproduced by rerunning with the seed the report names.
+    #[arg(long, value_name = "S", default_value_t = proctor_conformance::certify::fuzz::DEFAULT_SEED)]
+    fuzz_seed: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,

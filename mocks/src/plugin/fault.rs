@@ -159,6 +159,9 @@ faults! {
     Robustness StderrFlood = "stderr-flood";
     /// Trips "stdout stays within the size limit": 50 MiB of "x" without a newline before the first answer.
     Robustness StdoutFlood = "stdout-flood";
+    /// Trips "every schema-valid tool call is answered" (`--fuzz`): exit 1 when a
+    /// string in the tool arguments (`args`, PicoClaw `arguments`) contains `"`.
+    Robustness CrashOnQuote = "crash-on-quote";
     /// Answers each request (after the handshake) 6 s late, past PicoClaw's 5 s
     /// interceptor deadline and proctor's default: the runtime must not hand the
     /// late reply to the next call.
@@ -187,6 +190,7 @@ impl Fault {
             CrashAfter | IgnoreEof | ExitNonzero | Grandchild | IgnoreSigterm | SlowStart => true,
             Hang | StderrFlood | StdoutFlood => true,
             StrictFields => !silent,
+            CrashOnQuote => matches!(role, Role::Tool | Role::ToolMode | Role::Approve),
             ToolEmpty | ToolBoth => role == Role::Tool,
             PendingNoReason => family == Family::PromptkitExec && role == Role::Tool,
             ScoreOutOfRange | ScoreString => role == Role::Eval,

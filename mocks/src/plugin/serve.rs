@@ -156,6 +156,10 @@ impl<W: Write, E: Write> Session<'_, W, E> {
         } else {
             match serde_json::from_slice::<Value>(request) {
                 Err(err) => reply::exec_unreadable(reply::exec_role(None, roles), &err.to_string()),
+                Ok(req) if self.has(Fault::CrashOnQuote) && quote_in_args(&req) => {
+                    self.say_crash_on_quote();
+                    return Ok(Flow::Crash);
+                }
                 Ok(req) => {
                     let role = reply::exec_role(Some(&req), roles);
                     match self.strict_exec(role, &req) {
@@ -250,6 +254,10 @@ impl<W: Write, E: Write> Session<'_, W, E> {
                 if self.crash_due() {
                     return Ok(Flow::Crash);
                 }
+                if self.has(Fault::CrashOnQuote) && quote_in_args(&params) {
+                    self.say_crash_on_quote();
+                    return Ok(Flow::Crash);
+                }
                 if self.has(Fault::LateReply) && !hello {
                     std::thread::sleep(LATE_REPLY);
                 }
@@ -302,6 +310,15 @@ impl<W: Write, E: Write> Session<'_, W, E> {
             Some(reply) => self.emit(reply, true),
             None => Ok(()),
         }
+    }
+
+    /// The stderr line a crashing plugin typically leaves (evidence in reports).
+    fn say_crash_on_quote(&mut self) {
+        let _ = writeln!(
+            self.diag,
+            "mock plugin: crash-on-quote: a '\"' in the tool arguments"
+        );
+        let _ = self.diag.flush();
     }
 
     fn crash_due(&self) -> bool {
@@ -367,6 +384,23 @@ impl<W: Write, E: Write> Session<'_, W, E> {
         }
         Ok(())
     }
+}
+
+/// Whether a string (or key) in the tool arguments (`args`, or PicoClaw's
+/// `arguments`) of `holder` contains a double quote: [`Fault::CrashOnQuote`].
+fn quote_in_args(holder: &Value) -> bool {
+    fn quoted(v: &Value) -> bool {
+        match v {
+            Value::String(s) => s.contains('"'),
+            Value::Array(items) => items.iter().any(quoted),
+            Value::Object(m) => m.iter().any(|(k, v)| k.contains('"') || quoted(v)),
+            _ => false,
+        }
+    }
+    ["args", "arguments"]
+        .iter()
+        .filter_map(|k| holder.get(*k))
+        .any(quoted)
 }
 
 #[cfg(test)]
