@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::Instant;
 
 use serde_json::Value;
 
@@ -12,12 +13,20 @@ pub fn proctor() -> &'static str {
 }
 
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
 }
 
 /// The argv of the mock plugin speaking `protocol` with extra flags.
 pub fn mock(protocol: &str, flags: &[&str]) -> Vec<String> {
-    let mut argv = vec![proctor().to_string(), "mock-plugin".into(), "--protocol".into(), protocol.into()];
+    let mut argv = vec![
+        proctor().to_string(),
+        "mock-plugin".into(),
+        "--protocol".into(),
+        protocol.into(),
+    ];
     argv.extend(flags.iter().map(|s| s.to_string()));
     argv
 }
@@ -36,14 +45,23 @@ pub fn certify_json(certify_flags: &[&str], plugin: &[String]) -> (i32, Value, O
         .output()
         .expect("run proctor");
     let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("report is not JSON ({e}); stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+        panic!(
+            "report is not JSON ({e}); stdout:\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
     });
     (out.status.code().unwrap_or(-1), report, out)
 }
 
 /// Every result of check `id` in a report.
 pub fn results<'a>(report: &'a Value, id: &str) -> Vec<&'a Value> {
-    report["checks"].as_array().expect("checks").iter().filter(|c| c["id"] == id).collect()
+    report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| c["id"] == id)
+        .collect()
 }
 
 /// A short listing of a report's non-passing results, for assertion messages.
@@ -53,7 +71,43 @@ pub fn problems(report: &Value) -> String {
         .into_iter()
         .flatten()
         .filter(|c| c["status"] != "pass")
-        .map(|c| format!("{} {} [{}]: {}", c["status"], c["id"], c["profile"].as_str().unwrap_or(""), c["message"].as_str().unwrap_or("")))
+        .map(|c| {
+            format!(
+                "{} {} [{}]: {}",
+                c["status"],
+                c["id"],
+                c["profile"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Pids of live processes whose environment carries `marker`.
+pub fn marked(marker: &str) -> Vec<u32> {
+    let needle = format!("PROCTOR_TEST_MARKER={marker}");
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        let zombie = std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|r| r.trim_start().starts_with('Z'))
+        });
+        if !zombie && env.split(|b| *b == 0).any(|var| var == needle.as_bytes()) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+/// A marker unique to this test process and moment, for `PROCTOR_TEST_MARKER`.
+pub fn marker(name: &str) -> String {
+    format!("{name}-{}-{:?}", std::process::id(), Instant::now())
 }

@@ -9,27 +9,8 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{mock, proctor, repo_root, results};
+use common::{marked, marker, mock, proctor, repo_root, results};
 use serde_json::Value;
-
-/// Pids of live processes whose environment carries `marker`.
-fn marked(marker: &str) -> Vec<u32> {
-    let needle = format!("PROCTOR_TEST_MARKER={marker}");
-    let mut pids = Vec::new();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(env) = std::fs::read(entry.path().join("environ")) else { continue };
-        let zombie = std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|s| s.rsplit(')').next().is_some_and(|r| r.trim_start().starts_with('Z')));
-        if !zombie && env.split(|b| *b == 0).any(|var| var == needle.as_bytes()) {
-            pids.push(pid);
-        }
-    }
-    pids
-}
-
-fn marker(name: &str) -> String {
-    format!("{name}-{}-{:?}", std::process::id(), Instant::now())
-}
 
 /// Runs certify with a marker; returns (exit code, report, elapsed).
 fn certify_marked(marker: &str, flags: &[&str], plugin: &[String]) -> (i32, Value, Duration) {
