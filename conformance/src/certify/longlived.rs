@@ -8,14 +8,14 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::check::{CheckId, Evidence, Failure};
+use crate::check::{CheckId, Evidence, Failure, clip, last_bytes};
 use crate::framing::{Envelope, Id, ReplyBody, parse_envelope};
 use crate::protocol::{Family, Profile, Role, picoclaw_hook as pico, promptkit_server as server, wire};
 use crate::transport::{Phase, PluginProcess, ShutdownHow};
 
 use super::recorder::Recorder;
 use super::semantics::{Asked, Decision, judge};
-use super::session::{Called, Read, Session, check_envelope};
+use super::session::{Called, Read, Session, Silence, check_envelope};
 use super::{CertifyError, CheckResult, Options};
 
 /// Requests sent together for ROBUST-CONCURRENT.
@@ -114,9 +114,16 @@ impl Run<'_> {
             self.handshake(s, rec).await?;
         }
         let mut first: Option<(&'static str, Value, Option<Decision>)> = None;
-        for (method, params) in self.methods() {
+        for (i, (method, params)) in self.methods().into_iter().enumerate() {
             self.progress(method);
-            let reply = self.expect_reply(s, rec, method, params.clone(), "ROBUST-DEADLINE").await?;
+            // A server has no handshake: its first call also waits out its
+            // start-up (PromptKit starts it on that call), under the start-up deadline.
+            let (deadline, phase) = match i == 0 && self.family != Family::PicoclawHook {
+                true => (self.deadline().max(self.opts.deadlines.startup), Phase::Startup),
+                false => (self.deadline(), Phase::Request),
+            };
+            let called = s.call(rec, method, params.clone(), deadline).await;
+            let reply = self.replied(s, rec, called, "ROBUST-DEADLINE", phase).await?;
             let decision = self.judge(rec, method, &params, &reply);
             first.get_or_insert((method, params, decision));
         }
@@ -151,12 +158,6 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Calls `method` and insists on a reply; anything else stops the run.
-    async fn expect_reply(&mut self, s: &mut Session, rec: &mut Recorder, method: &str, params: Value, check: CheckId) -> Result<Reply, Stopped> {
-        let called = s.call(rec, method, params, self.deadline()).await;
-        self.replied(s, rec, called, check, Phase::Request).await
-    }
-
     /// Turns a call's end into a reply, or records why there was none.
     async fn replied(&mut self, s: &mut Session, rec: &mut Recorder, called: Called, check: CheckId, phase: Phase) -> Result<Reply, Stopped> {
         match called {
@@ -173,13 +174,19 @@ impl Run<'_> {
             }
             Called::NoReply { sent, partial, waited } => {
                 let waited_ms = waited.as_millis() as u64;
-                if let Some(msg) = s.diagnose_silence(rec).await {
-                    let evidence = s.evidence(&sent, &msg.raw);
-                    rec.fail("FRAMING-FLUSHED", Failure::Buffered { waited_ms, arrived_after_eof: String::from_utf8_lossy(&msg.raw).into_owned() }, evidence);
-                    return Err(Stopped { by: "FRAMING-FLUSHED", reason: "replies only arrive when stdin closes".into(), alive: false });
-                }
-                let evidence = s.evidence(&sent, &partial);
-                let failure = Failure::Timeout { phase, waited_ms, last_bytes: String::from_utf8_lossy(&partial).into_owned() };
+                let (last, evidence) = match s.diagnose_silence(rec).await {
+                    Silence::Buffered(msg) => {
+                        let evidence = s.evidence(&sent, &msg.raw);
+                        rec.fail("FRAMING-FLUSHED", Failure::Buffered { waited_ms, arrived_after_eof: clip(&msg.raw) }, evidence);
+                        return Err(Stopped { by: "FRAMING-FLUSHED", reason: "replies only arrive when stdin closes".into(), alive: false });
+                    }
+                    Silence::Late { msg, after_close } => {
+                        let late_ms = waited_ms + after_close.as_millis() as u64;
+                        (format!("(the reply came {late_ms} ms after the request, too late) {}", last_bytes(&msg.raw)), s.evidence(&sent, &msg.raw))
+                    }
+                    Silence::Nothing => (last_bytes(&partial), s.evidence(&sent, &partial)),
+                };
+                let failure = Failure::Timeout { phase, waited_ms, last_bytes: last };
                 rec.fail(check, failure.clone(), evidence.clone());
                 if check != "ROBUST-DEADLINE" {
                     rec.fail("ROBUST-DEADLINE", failure, evidence);
@@ -270,7 +277,7 @@ impl Run<'_> {
                 Called::Replied { envelope, raw, sent: fence } if envelope.id.as_u64() != Some(id) && matches!(envelope.id, Id::Null | Id::Absent) && observes => {
                     let mut both = sent_note.clone();
                     both.extend_from_slice(&fence);
-                    rec.fail("JSONRPC-NOTIFICATION-SILENT", Failure::Unexpected { what: format!("a reply to the notification: {}", String::from_utf8_lossy(&raw)) }, s.evidence(&both, &raw));
+                    rec.fail("JSONRPC-NOTIFICATION-SILENT", Failure::Unexpected { what: format!("a reply to the notification: {}", clip(&raw)) }, s.evidence(&both, &raw));
                     called = match s.read_message(rec, self.deadline(), &fence).await {
                         Read::Message(m) => Called::Replied { envelope: parse_envelope(&m.value), raw: m.raw, sent: fence },
                         Read::Timeout(partial) => Called::NoReply { sent: fence, partial, waited: self.deadline() },

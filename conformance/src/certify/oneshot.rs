@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::check::{Evidence, Failure};
+use crate::check::{Evidence, Failure, last_bytes};
 use crate::framing::{Document, ReplyBody, parse_envelope, read_document};
 use crate::protocol::{Family, Profile, Role, promptkit_exec, runok_extension, wire};
 use crate::client::{OneShotReply, one_shot};
@@ -35,11 +35,11 @@ type Exchange = OneShotReply;
 
 /// Evidence of an exchange: both directions and the stderr tail.
 fn evidence_of(ex: &Exchange) -> Evidence {
-    let mut received = ex.collected.bytes.clone();
-    if ex.collected.dropped > 0 {
-        received.extend_from_slice(format!("[… {} more bytes dropped]", ex.collected.dropped).as_bytes());
+    let mut evidence = Evidence::exchange(&ex.sent, &ex.collected.bytes).with_stderr(ex.stderr.clone());
+    if let (Some(received), dropped @ 1..) = (&mut evidence.received, ex.collected.dropped) {
+        received.push_str(&format!("[… {dropped} more bytes dropped]"));
     }
-    Evidence::exchange(&ex.sent, &received).with_stderr(ex.stderr.clone())
+    evidence
 }
 
 pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::CheckResult>, CertifyError> {
@@ -220,12 +220,12 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
     let evidence = evidence_of(&ex);
     let c = &ex.collected;
     if !ex.finished() {
-        let mut last = c.bytes.clone();
+        let mut last = last_bytes(&c.bytes);
         if let Some(e) = &ex.write_error {
-            last = format!("(stdin: {e}) ").into_bytes().into_iter().chain(last).collect();
+            last = format!("(stdin: {e}) {last}");
         }
         let waited_ms = ex.waited.as_millis() as u64;
-        rec.fail("ROBUST-DEADLINE", Failure::Timeout { phase: Phase::Request, waited_ms, last_bytes: String::from_utf8_lossy(&last).into_owned() }, evidence.clone());
+        rec.fail("ROBUST-DEADLINE", Failure::Timeout { phase: Phase::Request, waited_ms, last_bytes: last }, evidence.clone());
         return (fallback(family, role), false);
     }
     rec.pass("ROBUST-DEADLINE", evidence.clone());

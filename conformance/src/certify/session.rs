@@ -191,19 +191,42 @@ impl Session {
     }
 
     /// After a request went unanswered: close stdin and see whether the
-    /// reply was sitting in the plugin's stdout buffer all along.
-    pub(crate) async fn diagnose_silence(&mut self, rec: &mut Recorder) -> Option<Incoming> {
+    /// reply was sitting in the plugin's stdout buffer all along. A plugin
+    /// that flushes only at exit writes as soon as it reads EOF; a reply that
+    /// takes longer than [`FLUSH_WINDOW`] was just late.
+    pub(crate) async fn diagnose_silence(&mut self, rec: &mut Recorder) -> Silence {
         self.process.close_stdin();
+        let closed = std::time::Instant::now();
         let shutdown = self.process.deadlines().shutdown;
         match self.read_message(rec, shutdown, b"").await {
-            Read::Message(msg) => Some(msg),
-            _ => None,
+            Read::Message(msg) if closed.elapsed() <= FLUSH_WINDOW => Silence::Buffered(msg),
+            Read::Message(msg) => Silence::Late { msg, after_close: closed.elapsed() },
+            _ => Silence::Nothing,
         }
     }
 
     pub(crate) async fn shutdown(self) -> Shutdown {
         self.process.shutdown().await
     }
+}
+
+/// How soon after stdin closes a buffered reply shows up: the plugin only
+/// has to read EOF and exit.
+pub(crate) const FLUSH_WINDOW: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// What closing stdin after an unanswered request revealed.
+pub(crate) enum Silence {
+    /// The reply came out at once: it was held in a stdout buffer.
+    Buffered(Incoming),
+    /// The reply came, but well after stdin closed: the plugin was slow.
+    Late {
+        /// The reply.
+        msg: Incoming,
+        /// How long after stdin closed.
+        after_close: std::time::Duration,
+    },
+    /// Nothing came.
+    Nothing,
 }
 
 pub(crate) enum Read {

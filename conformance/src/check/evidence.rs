@@ -45,8 +45,19 @@ impl Evidence {
     }
 }
 
+/// Most bytes a timeout's `last_bytes` shows.
+const LAST_BYTES: usize = 256;
+
+/// What a plugin wrote last, as text: at most [`LAST_BYTES`] from the end,
+/// so a flood that ends in a timeout costs a few hundred bytes in the report.
+pub fn last_bytes(bytes: &[u8]) -> String {
+    let start = bytes.len().saturating_sub(LAST_BYTES);
+    let tail = String::from_utf8_lossy(&bytes[start..]);
+    if start == 0 { tail.into_owned() } else { format!("[… {start} bytes before] {tail}") }
+}
+
 /// Lossy text of at most [`EVIDENCE_BYTES`], saying how much was left out.
-fn clip(bytes: &[u8]) -> String {
+pub fn clip(bytes: &[u8]) -> String {
     if bytes.len() <= EVIDENCE_BYTES {
         return String::from_utf8_lossy(bytes).into_owned();
     }

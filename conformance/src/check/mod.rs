@@ -9,5 +9,5 @@ mod evidence;
 mod outcome;
 
 pub use catalogue::{CATALOGUE, CheckDef, CheckId, Group, Level, Scope, lookup};
-pub use evidence::Evidence;
+pub use evidence::{Evidence, clip, last_bytes};
 pub use outcome::{Failure, Outcome, Status};
