@@ -111,3 +111,59 @@ pub fn marked(marker: &str) -> Vec<u32> {
 pub fn marker(name: &str) -> String {
     format!("{name}-{}-{:?}", std::process::id(), Instant::now())
 }
+
+/// A running `proctor mock-provider`, its base URL read from its first
+/// stdout line; stopped by closing its stdin, killed if dropped.
+pub struct MockProvider {
+    pub child: std::process::Child,
+    /// `http://127.0.0.1:PORT/v1`.
+    pub url: String,
+}
+
+impl MockProvider {
+    pub fn serve(scenario: &Path, extra: &[&str]) -> MockProvider {
+        use std::io::{BufRead, BufReader};
+        use std::process::Stdio;
+        let mut child = Command::new(proctor())
+            .arg("mock-provider")
+            .arg("--scenario")
+            .arg(scenario)
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start proctor mock-provider");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the base URL as the first stdout line within 20 s");
+        let url = line.trim_end().to_string();
+        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/v1") && line.ends_with('\n'), "first line {line:?}");
+        MockProvider { child, url }
+    }
+
+    /// Closes stdin and waits for the server to exit.
+    pub fn stop(mut self) -> std::process::ExitStatus {
+        drop(self.child.stdin.take());
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit within 10 s of stdin closing");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for MockProvider {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -235,11 +235,9 @@ const ROWS: &[Row] = &[
     row("message-number", &[RUNOK], Fails(&[("RUNOK-OPTIONAL-STRINGS", "mismatch")])).mock(&["--decision", "deny"]),
     // Robustness.
     row("hang", ALL, Fails(DEADLINE)),
-    row("strict-fields", &[EXEC, SERVER, RUNOK], Fails(&[("ROBUST-UNKNOWN-FIELDS", "mismatch")])),
-    // The check compares decisions as PicoClaw reads them, and an error reply
-    // reads as `continue` on the interceptors probed first with every mode on,
-    // the same as the mock's allow; an approver's error reads as denied.
-    row("strict-fields", &[PICO], Fails(&[("ROBUST-UNKNOWN-FIELDS", "mismatch")])).role("approve"),
+    // With every PicoClaw mode on, before_llm is probed first, where an error
+    // reads as `continue` like the plain answer: the error itself must fail it.
+    row("strict-fields", ALL, Fails(&[("ROBUST-UNKNOWN-FIELDS", "mismatch")])),
     row("drop-pipelined", &[PICO], Fails(&[("ROBUST-CONCURRENT", "missing")])),
     row(
         "drop-pipelined",

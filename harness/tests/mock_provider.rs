@@ -6,58 +6,19 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{proctor, repo_root};
+use common::{MockProvider, proctor, repo_root};
 use serde_json::{Value, json};
 
-/// A running `proctor mock-provider`.
-struct Server {
-    child: Child,
-    /// `http://127.0.0.1:PORT/v1`.
-    url: String,
-}
+/// A running `proctor mock-provider` serving a fixture of this test.
+type Server = MockProvider;
 
 impl Server {
     fn start(fixture: &str, extra: &[&str]) -> Server {
-        let scenario = repo_root().join("harness/tests/fixtures/provider").join(fixture);
-        let mut child = Command::new(proctor())
-            .arg("mock-provider")
-            .arg("--scenario")
-            .arg(&scenario)
-            .args(extra)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start proctor mock-provider");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx.recv_timeout(Duration::from_secs(20)).expect("the base URL as the first stdout line within 20 s");
-        let url = line.trim_end().to_string();
-        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/v1") && line.ends_with('\n'), "first line {line:?}");
-        Server { child, url }
-    }
-
-    /// Closes stdin and waits for the server to exit.
-    fn stop(mut self) -> ExitStatus {
-        drop(self.child.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "the server did not exit within 10 s of stdin closing");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        MockProvider::serve(&repo_root().join("harness/tests/fixtures/provider").join(fixture), extra)
     }
 
     fn stop_ok(self) {
@@ -72,13 +33,6 @@ impl Server {
     fn get(&self, path: &str) -> Reply {
         let base = self.url.trim_end_matches("/v1");
         curl(&[&format!("{base}{path}")])
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

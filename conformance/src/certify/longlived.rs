@@ -82,6 +82,16 @@ struct Run<'a> {
     answered: usize,
 }
 
+/// The first probe's request and how the plugin answered it: what the
+/// unknown-fields probe must reproduce.
+struct First {
+    method: &'static str,
+    params: Value,
+    decision: Option<Decision>,
+    /// Whether the answer was a JSON-RPC error.
+    error: bool,
+}
+
 /// A reply taken apart.
 struct Reply {
     envelope: Envelope,
@@ -113,7 +123,7 @@ impl Run<'_> {
         if self.family == Family::PicoclawHook {
             self.handshake(s, rec).await?;
         }
-        let mut first: Option<(&'static str, Value, Option<Decision>)> = None;
+        let mut first: Option<First> = None;
         for (i, (method, params)) in self.methods().into_iter().enumerate() {
             self.progress(method);
             // A server has no handshake: its first call also waits out its
@@ -125,11 +135,12 @@ impl Run<'_> {
             let called = s.call(rec, method, params.clone(), deadline).await;
             let reply = self.replied(s, rec, called, "ROBUST-DEADLINE", phase).await?;
             let decision = self.judge(rec, method, &params, &reply);
-            first.get_or_insert((method, params, decision));
+            let error = matches!(reply.envelope.body, ReplyBody::Error(_));
+            first.get_or_insert(First { method, params, decision, error });
         }
         self.notification(s, rec).await?;
         self.unknown_fields(s, rec, first.as_ref()).await?;
-        let (method, params) = first.as_ref().map_or((self.unknown_method(), json!({})), |(m, p, _)| (*m, p.clone()));
+        let (method, params) = first.as_ref().map_or((self.unknown_method(), json!({})), |f| (f.method, f.params.clone()));
         if self.family == Family::PicoclawHook {
             self.concurrent(s, rec, method, &params).await?;
         }
@@ -310,10 +321,10 @@ impl Run<'_> {
         }
     }
 
-    async fn unknown_fields(&mut self, s: &mut Session, rec: &mut Recorder, first: Option<&(&'static str, Value, Option<Decision>)>) -> Step {
+    async fn unknown_fields(&mut self, s: &mut Session, rec: &mut Recorder, first: Option<&First>) -> Step {
         self.progress("a request with fields the plugin does not know");
         let (method, params, expected) = match first {
-            Some((m, p, d)) => (*m, p.clone(), d.clone()),
+            Some(f) => (f.method, f.params.clone(), f.decision.clone()),
             None => (self.unknown_method(), json!({}), None),
         };
         let mut extended = params.clone();
@@ -333,17 +344,23 @@ impl Run<'_> {
         } else {
             None
         };
+        let error = matches!(reply.envelope.body, ReplyBody::Error(_));
+        // The same decision is not enough: an error where the plain request
+        // got a result is a refusal, even where the runtime reads both alike
+        // (PicoClaw's before_llm continues on either).
         let same = match first {
-            Some(_) => got == expected,
-            None => matches!(reply.envelope.body, ReplyBody::Error(_)),
+            Some(f) => got == expected && error == f.error,
+            None => error,
         };
         if same {
             rec.pass("ROBUST-UNKNOWN-FIELDS", reply.evidence);
         } else {
-            let show = |d: &Option<Decision>| d.as_ref().map_or(body_name(&reply.envelope.body).to_string(), |d| format!("`{d}`"));
+            let kind = |error: bool| if error { "an error" } else { "a result" };
+            let show = |d: &Option<Decision>, error: bool| d.as_ref().map_or(body_name(&reply.envelope.body).to_string(), |d| format!("`{d}` ({})", kind(error)));
+            let was_error = first.is_some_and(|f| f.error);
             rec.fail(
                 "ROBUST-UNKNOWN-FIELDS",
-                Failure::Mismatch { path: "$.params.x_proctor_future".into(), expected: format!("ignored (answer {} as without it)", show(&expected)), actual: show(&got) },
+                Failure::Mismatch { path: "$.params.x_proctor_future".into(), expected: format!("ignored (answer {} as without it)", show(&expected, was_error)), actual: show(&got, error) },
                 reply.evidence,
             );
         }

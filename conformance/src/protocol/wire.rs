@@ -6,11 +6,17 @@ use super::Profile;
 
 /// Serialises `value` as `profile`'s runtime would: compact, Go-style string
 /// escaping for the Go runtimes, sorted keys where the runtime sorts them.
+///
+/// On the hot path of every exchange, so it copies only when it must: no
+/// clone of the value unless keys are sorted, no second pass of the text
+/// unless it holds a character Go escapes.
 pub fn encode(value: &Value, profile: Profile) -> Vec<u8> {
-    let value = if profile.sorted_keys() { sort_keys(value) } else { value.clone() };
-    let text = value.to_string();
-    let text = if profile.go_json_escaping() { go_escape(&text) } else { text };
-    text.into_bytes()
+    let text = match profile.sorted_keys() {
+        true => sort_keys(value).to_string(),
+        false => value.to_string(),
+    };
+    let go = profile.go_json_escaping() && text.bytes().any(|b| matches!(b, b'<' | b'>' | b'&' | 0xE2));
+    if go { go_escape(&text).into_bytes() } else { text.into_bytes() }
 }
 
 /// Sorts object keys recursively (serde_json's order without `preserve_order`).

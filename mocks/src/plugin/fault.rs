@@ -103,7 +103,9 @@ faults! {
     Lifecycle CrashAfter = "crash-after";
     /// Trips "plugin exits when stdin closes": it sleeps an hour instead.
     Lifecycle IgnoreEof = "ignore-eof";
-    /// Trips "one-shot plugin exits 0" (line protocols: "clean exit at EOF"): exit status 3 after a correct reply.
+    /// Trips "one-shot plugin exits 0" (PromptKit exec): exit status 3 after a
+    /// correct reply. Harmless elsewhere: runok, PromptKit server and PicoClaw
+    /// never read the status of a plugin that answered.
     Lifecycle ExitNonzero = "exit-nonzero";
     /// Trips "request without trailing newline is read": like `while read`, the unterminated last line is lost.
     Lifecycle NeedsNewline = "needs-newline";
@@ -113,9 +115,12 @@ faults! {
     Lifecycle IgnoreSigterm = "ignore-sigterm";
     /// Trips a tight startup deadline: nothing is read for 2 s (should pass with default deadlines).
     Lifecycle SlowStart = "slow-start";
-    /// Trips "tool result is well-formed" (PromptKit tool): the answer is `{}`.
+    /// Trips "tool result is well-formed" (PromptKit exec tool): the answer is
+    /// `{}`. A server-mode result is passed to the model as it is, so there it
+    /// changes the bytes and breaks nothing.
     Semantics ToolEmpty = "tool-empty";
-    /// Trips "tool answer has result or error, not both": `{"result":1,"error":"x"}`.
+    /// Trips "tool answer has result or error, not both" (PromptKit exec tool):
+    /// `{"result":1,"error":"x"}`; harmless in server mode, as [`Fault::ToolEmpty`].
     Semantics ToolBoth = "tool-both";
     /// Trips "pending carries a reason" (PromptKit tool): `{"pending":{"message":"m"}}`.
     Semantics PendingNoReason = "pending-no-reason";
