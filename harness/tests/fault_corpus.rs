@@ -66,8 +66,6 @@ struct Row {
     fault: &'static str,
     families: &'static [Family],
     expect: Expect,
-    /// Plays (and certifies) this role instead of the representative one.
-    role: Option<&'static str>,
     /// Extra mock-plugin flags (a decision, a companion fault, a count).
     mock: &'static [&'static str],
     /// Extra certify flags (a probe the fault needs, such as `--fuzz`).
@@ -81,7 +79,6 @@ const fn row(fault: &'static str, families: &'static [Family], expect: Expect) -
         fault,
         families,
         expect,
-        role: None,
         mock: &[],
         certify: &[],
         message: None,
@@ -89,10 +86,6 @@ const fn row(fault: &'static str, families: &'static [Family], expect: Expect) -
 }
 
 impl Row {
-    const fn role(mut self, role: &'static str) -> Row {
-        self.role = Some(role);
-        self
-    }
     const fn mock(mut self, flags: &'static [&'static str]) -> Row {
         self.mock = flags;
         self
@@ -352,22 +345,7 @@ fn plan() -> (Vec<Pair>, Vec<Problem>) {
                     "no expectation row (add one to ROWS)".into(),
                 ),
                 (true, [row]) => {
-                    let role = match row.role {
-                        None => representative_role(fault, family),
-                        Some(name) => match Role::parse_list(family, name) {
-                            Ok(roles) if roles.len() == 1 && fault.applies_to(family, roles[0]) => {
-                                Some(roles[0])
-                            }
-                            _ => {
-                                problem(
-                                    fault.name(),
-                                    family.name(),
-                                    format!("row's role `{name}` is not one the fault applies to"),
-                                );
-                                continue;
-                            }
-                        },
-                    };
+                    let role = representative_role(fault, family);
                     pairs.push(Pair {
                         fault,
                         family,
