@@ -48,6 +48,9 @@ pub enum ReadEvent {
     },
 }
 
+/// Most bytes one read asks for.
+const READ_CHUNK: usize = 64 * 1024;
+
 /// A plugin's stdout with a line buffer and an evidence log. Generic over
 /// the byte source so the reader can be tested on arbitrary chunkings.
 #[derive(Debug)]
@@ -65,6 +68,8 @@ pub struct StdoutReader<R = ChildStdout> {
     log: Vec<u8>,
     log_cap: usize,
     total: u64,
+    /// The read buffer, allocated on first read.
+    buf: Option<Box<[u8]>>,
 }
 
 impl<R: AsyncRead + Unpin> StdoutReader<R> {
@@ -80,6 +85,7 @@ impl<R: AsyncRead + Unpin> StdoutReader<R> {
             log: Vec::new(),
             log_cap: 256 * 1024,
             total: 0,
+            buf: None,
         }
     }
 
@@ -104,8 +110,11 @@ impl<R: AsyncRead + Unpin> StdoutReader<R> {
         if self.eof {
             return Fill::Eof;
         }
-        let mut buf = [0u8; 64 * 1024];
-        match tokio::time::timeout_at(until, self.stdout.read(&mut buf)).await {
+        // The read buffer lives on the heap, once per reader: a 64 KiB array
+        // here would sit inside every future that awaits this one and be
+        // zeroed on each read and copied whenever such a future moves.
+        let buf = self.buf.get_or_insert_with(|| vec![0u8; READ_CHUNK].into_boxed_slice());
+        match tokio::time::timeout_at(until, self.stdout.read(buf)).await {
             Err(_) => Fill::Timeout,
             Ok(Ok(0)) | Ok(Err(_)) => {
                 self.eof = true;
