@@ -8,14 +8,17 @@
 //!   reader and JSON-RPC decoder), compared with the serial raw rate;
 //! - `oneshot`: [`one_shot`] vs bare spawn + write + read to EOF + wait.
 //!
-//! Criterion prints each time; after each group this bench prints the ratio
-//! of the means over every iteration it ran (warm-up included), since a
-//! ratio is the number the targets in BENCHMARKS.md are stated in.
+//! Criterion prints each contender's time. The `RATIO` lines, the numbers
+//! BENCHMARKS.md states its targets in, come from a separate interleaved
+//! pass: the contenders take turns in short rounds and each ratio compares
+//! medians. On a 2-core machine the cost of a round trip drifts by a factor
+//! of several as cores sleep and wake; measured one after the other, two
+//! contenders can see different machines, taking turns they see the same.
 
-use std::cell::RefCell;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -24,6 +27,7 @@ use proctor_conformance::framing::read_line;
 use proctor_conformance::protocol::{Family, Profile, jsonrpc, picoclaw_hook, wire};
 use proctor_conformance::transport::{Deadlines, PluginCommand, PluginProcess, ReadEvent};
 use serde_json::Value;
+use tokio::runtime::Runtime;
 
 /// Requests in flight in the pipelined benchmark.
 const BATCH: u64 = 64;
@@ -48,43 +52,24 @@ fn echo_plugin() -> PathBuf {
     if !fresh(&out) {
         std::fs::create_dir_all(out.parent().unwrap_or(Path::new("."))).expect("create bench-tools directory");
         let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-        let status = Command::new(rustc)
-            .args(["--edition", "2024", "-C", "opt-level=3", "-o"])
-            .arg(&out)
-            .arg(&src)
-            .status()
-            .expect("run rustc to build the echo plugin");
+        let status = Command::new(rustc).args(["--edition", "2024", "-C", "opt-level=3", "-o"]).arg(&out).arg(&src).status().expect("run rustc to build the echo plugin");
         assert!(status.success(), "rustc failed to build {}", src.display());
     }
     out
 }
 
-/// Time per iteration of every call criterion made.
-#[derive(Default)]
-struct Mean {
-    samples: RefCell<Vec<Duration>>,
-}
-
-impl Mean {
-    fn add(&self, iters: u64, took: Duration) -> Duration {
-        self.samples.borrow_mut().push(took / u32::try_from(iters.max(1)).unwrap_or(u32::MAX));
-        took
-    }
-    /// The median of the last `SAMPLES` calls: the measured samples, not the warm-up.
-    fn per_iter(&self) -> Duration {
-        let all = self.samples.borrow();
-        let mut last: Vec<Duration> = all[all.len().saturating_sub(SAMPLES)..].to_vec();
-        last.sort();
-        last.get(last.len() / 2).copied().unwrap_or_default()
-    }
-}
-
-const SAMPLES: usize = 30;
+/// Rounds of the interleaved comparison and round trips per round: every
+/// contender runs one round in turn, so a change in the machine's state (an
+/// idle core waking slower, a neighbour's build) hits them all alike.
+const ROUNDS: usize = 60;
+const ROUND_TRIPS: u64 = 200;
+/// One-shot invocations per round of the interleaved comparison.
+const ONESHOT_ROUNDS: usize = 40;
+const ONESHOTS_PER_ROUND: u64 = 20;
 
 /// A multi-thread runtime, as `proctor certify` and `proctor load` run;
-/// `PROCTOR_BENCH_RT=current` picks a current-thread one, to show what the
-/// cross-thread wake-ups of the multi-thread scheduler cost.
-fn runtime() -> tokio::runtime::Runtime {
+/// `PROCTOR_BENCH_RT=current` picks a current-thread one.
+fn runtime() -> Runtime {
     let mut b = match std::env::var("PROCTOR_BENCH_RT").as_deref() {
         Ok("current") => tokio::runtime::Builder::new_current_thread(),
         _ => tokio::runtime::Builder::new_multi_thread(),
@@ -92,8 +77,129 @@ fn runtime() -> tokio::runtime::Runtime {
     b.enable_all().build().expect("tokio runtime")
 }
 
+/// Runs `work` on one of the runtime's workers, the way proctor's commands
+/// run theirs (`harness::cli::run_on_worker`): a worker that waits for the
+/// plugin's reply is woken by the I/O driver it polls itself.
+fn on_worker<T: Send + 'static>(rt: &Runtime, work: impl Future<Output = T> + Send + 'static) -> T {
+    rt.block_on(rt.spawn(work)).expect("bench task panicked")
+}
+
 fn request_params() -> Value {
     picoclaw_hook::params(Profile::PicoclawCf67dd3, picoclaw_hook::BEFORE_TOOL, &Value::Null)
+}
+
+/// Something that does `n` serial round trips to its own echo plugin.
+trait RoundTrips {
+    fn run(&mut self, rt: &Runtime, n: u64) -> Duration;
+}
+
+/// The physical limit: blocking std pipes, write a line, read a line.
+struct RawStd {
+    _child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+    line: Arc<Vec<u8>>,
+    reply: Vec<u8>,
+}
+
+impl RoundTrips for RawStd {
+    fn run(&mut self, _: &Runtime, n: u64) -> Duration {
+        let start = Instant::now();
+        for _ in 0..n {
+            self.stdin.write_all(&self.line).and_then(|_| self.stdin.flush()).expect("write");
+            self.reply.clear();
+            self.stdout.read_until(b'\n', &mut self.reply).expect("read");
+        }
+        start.elapsed()
+    }
+}
+
+type TokioPipes = (tokio::process::ChildStdin, tokio::io::BufReader<tokio::process::ChildStdout>);
+
+/// The asynchronous floor: the same loop over tokio's pipes, no proctor code.
+struct RawTokio {
+    _child: tokio::process::Child,
+    pipes: Option<TokioPipes>,
+    line: Arc<Vec<u8>>,
+}
+
+impl RoundTrips for RawTokio {
+    fn run(&mut self, rt: &Runtime, n: u64) -> Duration {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let (mut stdin, mut stdout) = self.pipes.take().expect("pipes");
+        let line = self.line.clone();
+        let (pipes, took) = on_worker(rt, async move {
+            let mut reply = Vec::with_capacity(256);
+            let start = Instant::now();
+            for _ in 0..n {
+                stdin.write_all(&line).await.expect("write");
+                stdin.flush().await.expect("flush");
+                reply.clear();
+                stdout.read_until(b'\n', &mut reply).await.expect("read");
+            }
+            ((stdin, stdout), start.elapsed())
+        });
+        self.pipes = Some(pipes);
+        took
+    }
+}
+
+/// proctor's [`RpcClient::call`], on a worker (`in_task`) as proctor's
+/// commands run it, or in `block_on` on the calling thread.
+struct Proctor {
+    client: Option<RpcClient>,
+    params: Value,
+    in_task: bool,
+}
+
+impl Proctor {
+    async fn calls(mut client: RpcClient, params: Value, n: u64) -> (RpcClient, Duration) {
+        let start = Instant::now();
+        for _ in 0..n {
+            let (_, outcome) = client.call(picoclaw_hook::BEFORE_TOOL, params.clone(), TIMEOUT).await;
+            assert!(matches!(outcome, RpcOutcome::Reply { .. }), "no reply: {outcome:?}");
+        }
+        (client, start.elapsed())
+    }
+}
+
+impl RoundTrips for Proctor {
+    fn run(&mut self, rt: &Runtime, n: u64) -> Duration {
+        let client = self.client.take().expect("client");
+        let work = Proctor::calls(client, self.params.clone(), n);
+        let (client, took) = if self.in_task { on_worker(rt, work) } else { rt.block_on(work) };
+        self.client = Some(client);
+        took
+    }
+}
+
+/// The median of each contender's per-round-trip time over `rounds`
+/// interleaved rounds of `per_round` round trips.
+fn interleaved(rt: &Runtime, contenders: &mut [&mut dyn RoundTrips], rounds: usize, per_round: u64) -> Vec<Duration> {
+    let mut times = vec![Vec::with_capacity(rounds); contenders.len()];
+    for _ in 0..rounds {
+        for (c, t) in contenders.iter_mut().zip(&mut times) {
+            t.push(c.run(rt, per_round) / u32::try_from(per_round).unwrap_or(u32::MAX));
+        }
+    }
+    times.into_iter().map(median).collect()
+}
+
+/// Whether this run asked for `group`'s ratios: not when profiling
+/// (`--profile-time`), nor when a name filter on the command line leaves
+/// the group out (`cargo bench -- oneshot`).
+fn wants_ratios(group: &str) -> bool {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--profile-time") {
+        return false;
+    }
+    let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-') && !a.parse::<f64>().is_ok()).collect();
+    filters.is_empty() || filters.iter().any(|f| group.contains(f.as_str()) || f.starts_with(group))
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
 }
 
 fn exchange(c: &mut Criterion) {
@@ -104,69 +210,42 @@ fn exchange(c: &mut Criterion) {
     let command = PluginCommand::new(vec![echo.display().to_string()]).expect("argv");
     let profile = Profile::PicoclawCf67dd3;
     let params = request_params();
-    let raw_line = {
+    let line = {
         let mut b = wire::encode(&jsonrpc::request(Family::PicoclawHook, profile, 1, picoclaw_hook::BEFORE_TOOL, params.clone()), profile);
         b.push(b'\n');
-        b
+        Arc::new(b)
     };
 
-    let (raw, tokio_raw, proctor, piped) = (Mean::default(), Mean::default(), Mean::default(), Mean::default());
+    let mut child = Command::new(&echo).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn echo plugin");
+    let (stdin, stdout) = (child.stdin.take().expect("stdin"), BufReader::new(child.stdout.take().expect("stdout")));
+    let mut raw = RawStd { _child: child, stdin, stdout, line: line.clone(), reply: Vec::with_capacity(256) };
+    let mut child = tokio::process::Command::new(&echo).stdin(Stdio::piped()).stdout(Stdio::piped()).kill_on_drop(true).spawn().expect("spawn echo plugin");
+    let pipes = (child.stdin.take().expect("stdin"), tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
+    let mut raw_tokio = RawTokio { _child: child, pipes: Some(pipes), line };
+    let start = |in_task| Proctor { client: Some(RpcClient::start(&command, Deadlines::default(), Family::PicoclawHook, profile).expect("start echo plugin")), params: params.clone(), in_task };
+    let (mut proctor, mut proctor_block_on) = (start(true), start(false));
+
     let mut g = c.benchmark_group("exchange_serial");
     g.throughput(Throughput::Elements(1));
-    // Each plugin is spawned once; criterion calls the closures once per sample.
-    let mut child = Command::new(&echo).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn echo plugin");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut reply = Vec::with_capacity(256);
-    g.bench_function("raw_std_loop", |b| {
-        b.iter_custom(|iters| {
-            let start = Instant::now();
-            for _ in 0..iters {
-                stdin.write_all(&raw_line).and_then(|_| stdin.flush()).expect("write");
-                reply.clear();
-                stdout.read_until(b'\n', &mut reply).expect("read");
-            }
-            raw.add(iters, start.elapsed())
-        });
-    });
-    drop(stdin);
-    let _ = child.wait();
-    // The asynchronous floor: the same loop over tokio's pipes, no proctor code.
-    let mut child = tokio::process::Command::new(&echo).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn echo plugin");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = tokio::io::BufReader::new(child.stdout.take().expect("stdout"));
-    g.bench_function("raw_tokio_loop", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
-                let start = Instant::now();
-                for _ in 0..iters {
-                    stdin.write_all(&raw_line).await.expect("write");
-                    stdin.flush().await.expect("flush");
-                    reply.clear();
-                    stdout.read_until(b'\n', &mut reply).await.expect("read");
-                }
-                tokio_raw.add(iters, start.elapsed())
-            })
-        });
-    });
-    drop(stdin);
-    let _ = rt.block_on(child.wait());
-    let mut client = RpcClient::start(&command, Deadlines::default(), Family::PicoclawHook, profile).expect("start echo plugin");
-    g.bench_function("proctor_rpc_client", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    let (_, outcome) = client.call(picoclaw_hook::BEFORE_TOOL, params.clone(), TIMEOUT).await;
-                    assert!(matches!(outcome, RpcOutcome::Reply { .. }), "no reply: {outcome:?}");
-                }
-                proctor.add(iters, start.elapsed())
-            })
-        });
-    });
-    rt.block_on(client.close());
+    {
+        let named: [(&str, &mut dyn RoundTrips); 4] =
+            [("raw_std_loop", &mut raw), ("raw_tokio_loop", &mut raw_tokio), ("proctor_rpc_client", &mut proctor), ("proctor_rpc_client_block_on", &mut proctor_block_on)];
+        for (name, contender) in named {
+            g.bench_function(name, |b| b.iter_custom(|iters| contender.run(&rt, iters)));
+        }
+    }
     g.finish();
+    let ratios = wants_ratios("exchange_serial");
+    let medians = if ratios { interleaved(&rt, &mut [&mut raw, &mut raw_tokio, &mut proctor, &mut proctor_block_on], ROUNDS, ROUND_TRIPS) } else { vec![Duration::ZERO; 4] };
+    let [raw_t, tokio_t, proctor_t, block_on_t] = medians[..] else { unreachable!("four contenders") };
+    if ratios {
+        println!("\nRATIO exchange_serial: proctor {proctor_t:.2?} vs raw {raw_t:.2?} per round trip = {:.3}x (target <= 1.10x; interleaved medians, {ROUNDS}x{ROUND_TRIPS})", ratio(proctor_t, raw_t));
+        println!("RATIO exchange_serial: raw tokio loop {tokio_t:.2?} = {:.3}x raw; proctor = {:.3}x the raw tokio loop", ratio(tokio_t, raw_t), ratio(proctor_t, tokio_t));
+        println!("RATIO exchange_serial: proctor in block_on {block_on_t:.2?} = {:.3}x raw (the cross-thread wake-up proctor's commands avoid)", ratio(block_on_t, raw_t));
+    }
+    for p in [proctor, proctor_block_on] {
+        rt.block_on(p.client.expect("client").close());
+    }
 
     let mut g = c.benchmark_group("exchange_pipelined");
     g.throughput(Throughput::Elements(BATCH));
@@ -176,6 +255,7 @@ fn exchange(c: &mut Criterion) {
         batch.push(b'\n');
     }
     let mut process = PluginProcess::spawn(&command, Deadlines::default()).expect("start echo plugin");
+    let mut piped = Vec::new();
     g.bench_function(format!("proctor_{BATCH}_in_flight"), |b| {
         b.iter_custom(|iters| {
             rt.block_on(async {
@@ -184,30 +264,69 @@ fn exchange(c: &mut Criterion) {
                     process.write(&batch, TIMEOUT).await.expect("write batch");
                     for _ in 0..BATCH {
                         match process.stdout.next_line(TIMEOUT).await {
-                            ReadEvent::Line { bytes, ending } => assert!(read_line(&bytes, ending).value.is_some()),
+                            ReadEvent::Line { bytes, ending } => {
+                                assert!(read_line(&bytes, ending).value.is_some())
+                            }
                             other => panic!("no reply: {other:?}"),
                         }
                     }
                 }
-                piped.add(iters, start.elapsed())
+                let took = start.elapsed();
+                piped.push(took / u32::try_from(iters * BATCH).unwrap_or(u32::MAX));
+                took
             })
         });
     });
     rt.block_on(process.shutdown());
     g.finish();
-
-    let (raw, tokio_raw, proctor, piped) = (raw.per_iter(), tokio_raw.per_iter(), proctor.per_iter(), piped.per_iter() / BATCH as u32);
-    if raw.is_zero() || tokio_raw.is_zero() || proctor.is_zero() || piped.is_zero() {
+    let piped = median(piped);
+    if piped.is_zero() || raw_t.is_zero() {
         return; // filtered out on the command line
     }
-    println!("\nRATIO exchange_serial: proctor {proctor:.2?} vs raw {raw:.2?} per round trip = {:.3}x (target <= 1.10x)", ratio(proctor, raw));
-    println!("RATIO exchange_serial: raw tokio loop {tokio_raw:.2?} = {:.3}x raw; proctor = {:.3}x the raw tokio loop", ratio(tokio_raw, raw), ratio(proctor, tokio_raw));
-    println!(
-        "RATIO exchange_pipelined: proctor {:.0}/s with {BATCH} in flight vs serial raw {:.0}/s = {:.2}x the serial raw rate (target > 1x)\n",
-        rate(piped),
-        rate(raw),
-        ratio(raw, piped)
-    );
+    println!("RATIO exchange_pipelined: proctor {:.0}/s with {BATCH} in flight vs serial raw {:.0}/s = {:.2}x the serial raw rate (target > 1x)\n", rate(piped), rate(raw_t), ratio(raw_t, piped));
+}
+
+/// A bare spawn + write + read to EOF + wait, with std.
+struct BareSpawn<'a> {
+    echo: &'a Path,
+    request: &'a [u8],
+}
+
+impl RoundTrips for BareSpawn<'_> {
+    fn run(&mut self, _: &Runtime, n: u64) -> Duration {
+        let start = Instant::now();
+        for _ in 0..n {
+            let mut child = Command::new(self.echo).arg("--oneshot").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("spawn");
+            let mut stdin = child.stdin.take().expect("stdin");
+            stdin.write_all(self.request).expect("write");
+            drop(stdin);
+            let mut out = Vec::new();
+            child.stdout.take().expect("stdout").read_to_end(&mut out).expect("read");
+            child.wait().expect("wait");
+            assert!(!out.is_empty());
+        }
+        start.elapsed()
+    }
+}
+
+/// proctor's [`one_shot`], on a worker as proctor's commands run it.
+struct ProctorOneShot {
+    command: PluginCommand,
+    request: Vec<u8>,
+}
+
+impl RoundTrips for ProctorOneShot {
+    fn run(&mut self, rt: &Runtime, n: u64) -> Duration {
+        let (command, request) = (self.command.clone(), self.request.clone());
+        on_worker(rt, async move {
+            let start = Instant::now();
+            for _ in 0..n {
+                let reply = one_shot(&command, Deadlines::default(), request.clone()).await.expect("spawn");
+                assert!(reply.collected.answered_after.is_some(), "no answer");
+            }
+            start.elapsed()
+        })
+    }
 }
 
 fn oneshot(c: &mut Criterion) {
@@ -215,44 +334,23 @@ fn oneshot(c: &mut Criterion) {
     let rt = runtime();
     // Spawning outside `block_on` registers the pipes with this runtime.
     let _guard = rt.enter();
-    let command = PluginCommand::new(vec![echo.display().to_string(), "--oneshot".into()]).expect("argv");
     let request = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"validateCommand\",\"params\":{\"command\":\"ls\"}}".to_vec();
-    let (bare, proctor) = (Mean::default(), Mean::default());
+    let mut bare = BareSpawn { echo: &echo, request: &request };
+    let command = PluginCommand::new(vec![echo.display().to_string(), "--oneshot".into()]).expect("argv");
+    let mut proctor = ProctorOneShot { command, request: request.clone() };
     let mut g = c.benchmark_group("oneshot");
-    g.bench_function("bare_std_spawn", |b| {
-        b.iter_custom(|iters| {
-            let start = Instant::now();
-            for _ in 0..iters {
-                let mut child = Command::new(&echo).arg("--oneshot").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("spawn");
-                let mut stdin = child.stdin.take().expect("stdin");
-                stdin.write_all(&request).expect("write");
-                drop(stdin);
-                let mut out = Vec::new();
-                child.stdout.take().expect("stdout").read_to_end(&mut out).expect("read");
-                child.wait().expect("wait");
-                assert!(!out.is_empty());
-            }
-            bare.add(iters, start.elapsed())
-        });
-    });
-    g.bench_function("proctor_one_shot", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    let reply = one_shot(&command, Deadlines::default(), request.clone()).await.expect("spawn");
-                    assert!(reply.collected.answered_after.is_some(), "no answer");
-                }
-                proctor.add(iters, start.elapsed())
-            })
-        });
-    });
+    g.bench_function("bare_std_spawn", |b| b.iter_custom(|iters| bare.run(&rt, iters)));
+    g.bench_function("proctor_one_shot", |b| b.iter_custom(|iters| proctor.run(&rt, iters)));
     g.finish();
-    let (bare, proctor) = (bare.per_iter(), proctor.per_iter());
-    if bare.is_zero() || proctor.is_zero() {
-        return; // filtered out on the command line
+    if !wants_ratios("oneshot") {
+        return;
     }
-    println!("\nRATIO oneshot: proctor {proctor:.2?} vs bare spawn {bare:.2?} per invocation (medians) = {:.3}x (target <= 1.10x)\n", ratio(proctor, bare));
+    let medians = interleaved(&rt, &mut [&mut bare, &mut proctor], ONESHOT_ROUNDS, ONESHOTS_PER_ROUND);
+    let [bare, proctor] = medians[..] else { unreachable!("two contenders") };
+    println!(
+        "\nRATIO oneshot: proctor {proctor:.2?} vs bare spawn {bare:.2?} per invocation = {:.3}x (target <= 1.10x; interleaved medians, {ONESHOT_ROUNDS}x{ONESHOTS_PER_ROUND})\n",
+        ratio(proctor, bare)
+    );
 }
 
 fn ratio(a: Duration, b: Duration) -> f64 {

@@ -10,9 +10,9 @@ use proctor_conformance::certify::{CasesFile, CertifyError, Options, Verdict, ce
 use proctor_conformance::protocol::{Family, Profile, Role};
 use proctor_conformance::transport::{Deadlines, PluginCommand};
 
-use super::{CertifyArgs, UsageError};
+use super::{CertifyArgs, UsageError, runtime};
 use crate::report::{Format, render};
-use crate::{interrupt, output};
+use crate::output;
 
 pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     let family = args.protocol;
@@ -53,11 +53,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
             }
         }),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let report = runtime.block_on(async {
-        interrupt::install();
-        certify(&options).await
-    });
+    let report = runtime::run_local(certify(&options))?;
     if show_progress {
         eprint!("\r\x1b[2K");
     }

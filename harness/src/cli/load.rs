@@ -9,8 +9,7 @@ use proctor_conformance::load::{LoadOptions, LoadReport, run};
 use proctor_conformance::protocol::{Family, Role};
 use proctor_conformance::transport::{Deadlines, PluginCommand};
 
-use super::{LoadArgs, UsageError};
-use crate::interrupt;
+use super::{LoadArgs, UsageError, runtime};
 
 /// `--format` of `proctor load`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -48,11 +47,7 @@ pub(super) fn main(args: LoadArgs) -> anyhow::Result<ExitCode> {
             }
         }),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let report = runtime.block_on(async {
-        interrupt::install();
-        run(options).await
-    });
+    let report = runtime::run(run(options))?;
     if show_progress {
         eprint!("\r\x1b[2K");
     }

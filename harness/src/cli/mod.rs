@@ -7,6 +7,7 @@ mod load;
 mod mock_plugin;
 mod mock_provider;
 mod run;
+mod runtime;
 mod verify;
 
 use std::path::PathBuf;

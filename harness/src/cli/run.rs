@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
-use super::{RunArgs, UsageError};
+use super::{RunArgs, UsageError, runtime};
 use crate::report::escape;
 use crate::runner::{RunEnv, RunResult, run};
 use crate::scenario::{discover, load};
@@ -30,16 +30,15 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     let env = Arc::new(RunEnv { root: std::env::current_dir()?, mock_program: std::env::current_exe()?, record_dir: args.record_dir.clone() });
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     let progress = std::io::stderr().is_terminal() && !args.no_progress;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let total = scenarios.len();
-    let results: Vec<RunResult> = runtime.block_on(async {
-        crate::interrupt::install();
+    let results: Vec<RunResult> = runtime::run(async move {
         let permits = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
         let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let mut tasks = Vec::new();
         for scenario in scenarios {
             let (env, permits, done) = (env.clone(), permits.clone(), done.clone());
-            tasks.push(tokio::spawn(async move {
+            let id = scenario.id.clone();
+            let task = tokio::spawn(async move {
                 let _permit = permits.acquire_owned().await;
                 let result = run(&scenario, &env).await;
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
@@ -47,16 +46,16 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
                     eprint!("\r\x1b[2K  {n}/{total} {}", escape(&scenario.id));
                 }
                 result
-            }));
+            });
+            tasks.push((id, task));
         }
         let mut results = Vec::new();
-        for t in tasks {
-            if let Ok(r) = t.await {
-                results.push(r);
-            }
+        for (id, task) in tasks {
+            // A scenario whose run panicked is a failed scenario, never a missing one.
+            results.push(task.await.unwrap_or_else(|e| RunResult::harness_failure(id, format!("proctor failed while running it: {e}"))));
         }
         results
-    });
+    })?;
     if progress {
         eprint!("\r\x1b[2K");
     }

@@ -121,6 +121,12 @@ impl RunResult {
     pub fn passed(&self) -> bool {
         self.problems.is_empty()
     }
+
+    /// A scenario proctor could not run to the end (a bug in proctor, such
+    /// as a panic): failed, with what went wrong, and nothing observed.
+    pub fn harness_failure(id: String, problem: String) -> Self {
+        RunResult { id, problems: vec![problem], summary: Summary::default(), transcript: Transcript::default() }
+    }
 }
 
 /// Runs a scenario to the end and judges it.
