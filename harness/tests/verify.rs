@@ -22,13 +22,22 @@ fn verify_with(scenario: &Path, args: &[&std::ffi::OsStr]) -> (i32, serde_json::
 
 #[test]
 fn proctors_own_pipelines_pass_verify() {
-    for scenario in [
-        "scenarios/picoclaw/respond-skips-approval-and-after-tool.yaml",
-        "scenarios/picoclaw/runtime-event-notifications.yaml",
-        "scenarios/promptkit/server-tool-restarted-as-documented.yaml",
-        "scenarios/promptkit/crashing-observe-hook-ignored.yaml",
-        "scenarios/runok/uppercase-status-falls-back-to-ask.yaml",
-    ] {
+    const LLM: [&str; 3] = ["RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"];
+    // (scenario, checks that must have passed, not merely skipped)
+    let cases: [(&str, &[&str]); 8] = [
+        ("scenarios/picoclaw/respond-skips-approval-and-after-tool.yaml", &["RUNTIME-EXPECTED-CALLS", "RUNTIME-EXPECTED-RESULTS"]),
+        ("scenarios/picoclaw/runtime-event-notifications.yaml", &LLM),
+        ("scenarios/picoclaw/deny-tool-continues-the-turn.yaml", &["RUNTIME-EXPECTED-RESULTS"]),
+        ("scenarios/promptkit/server-tool-restarted-as-documented.yaml", &["RUNTIME-EXPECTED-RESULTS"]),
+        ("scenarios/promptkit/crashing-observe-hook-ignored.yaml", &LLM),
+        // A filter hook failing closed: the runtime never asks the LLM, as scripted.
+        ("scenarios/promptkit/crashing-filter-hook-fails-closed.yaml", &["RUNTIME-LLM-SCRIPT"]),
+        // A denial reaches the LLM as a blocked tool result.
+        ("scenarios/promptkit/tool-hook-denies-ssn.yaml", &["RUNTIME-EXPECTED-RESULTS", "RUNTIME-LLM-TOOL-RESULTS"]),
+        // runok has no LLM: its journal is empty and the LLM checks skip.
+        ("scenarios/runok/uppercase-status-falls-back-to-ask.yaml", &["RUNTIME-FRAMING"]),
+    ];
+    for (scenario, judged) in cases {
         let dir = tempfile::tempdir().unwrap();
         let run = Command::new(proctor())
             .current_dir(repo_root())
@@ -42,10 +51,8 @@ fn proctors_own_pipelines_pass_verify() {
         let (code, report) = verify_with(&repo_root().join(scenario), &["--record".as_ref(), dir.path().as_os_str(), "--journal".as_ref(), journal.as_os_str()]);
         assert_eq!(report["verdict"], "conformant", "{scenario}: {}", common::problems(&report));
         assert_eq!(code, 0);
-        assert!(report["summary"]["passed"].as_u64().unwrap() > 0, "{scenario}: nothing was verified");
-        // runok has no LLM: its journal is empty and the LLM checks skip.
-        for llm_check in ["RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"].into_iter().filter(|_| !scenario.contains("/runok/")) {
-            assert!(results(&report, llm_check).iter().any(|c| c["status"] == "pass"), "{scenario}: {llm_check} was not judged");
+        for check in judged {
+            assert!(results(&report, check).iter().any(|c| c["status"] == "pass"), "{scenario}: {check} was not judged");
         }
     }
 }
@@ -108,7 +115,7 @@ fn every_runtime_check_bites() {
         assert!(results(&report, b.check).iter().all(|c| c["status"] == "pass"), "{} did not pass:\n{}", b.check, common::problems(&report));
     }
     // Judged with more than one record or with a journal: their own tests below.
-    let elsewhere = ["RUNTIME-EXPECTED-CALLS", "RUNTIME-RESTARTS-DEAD-SERVER", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT", "RUNTIME-LATE-REPLY-DISCARDED"];
+    let elsewhere = ["RUNTIME-EXPECTED-CALLS", "RUNTIME-EXPECTED-RESULTS", "RUNTIME-RESTARTS-DEAD-SERVER", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT", "RUNTIME-LATE-REPLY-DISCARDED"];
     let covered = |id: &str| BITES.iter().any(|b| b.check == id) || elsewhere.contains(&id);
     let missing: Vec<&str> = CATALOGUE.iter().filter(|c| c.group == Group::Runtime).map(|c| c.id).filter(|id| !covered(id)).collect();
     assert!(missing.is_empty(), "runtime checks without a failing and a passing record: {missing:?}");
@@ -237,6 +244,53 @@ fn what_the_runtime_sent_the_llm_is_judged_from_the_journal() {
         assert_eq!(code, 1, "{check} {kind}");
         assert_eq!(status(&report, check), [("fail".into(), kind.into())], "{check} {kind}: {}", common::problems(&report));
     }
+}
+
+#[test]
+fn expected_tool_results_are_judged_from_what_the_llm_was_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("s.yaml");
+    std::fs::write(&scenario, format!("{TWO_CALLS}expect:\n  tool_results:\n    - {{tool: hook, contains: one}}\n    - {{tool: hook, contains: two}}\n")).unwrap();
+    let file = dir.path().join("llm.jsonl");
+    let args = ["--journal".as_ref(), file.as_os_str()];
+    let (first, second) = (serde_json::json!([user()]), serde_json::json!([user(), assistant(1), tool("one")]));
+    let pass = ("pass".to_string(), String::new());
+
+    journal(&file, &[first.clone(), second.clone(), serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("two")])]);
+    let (code, report) = verify_with(&scenario, &args);
+    assert_eq!(code, 0, "{}", common::problems(&report));
+    assert_eq!(status(&report, "RUNTIME-EXPECTED-RESULTS"), [pass.clone(), pass.clone()]);
+
+    // The second call's result reached the LLM saying something else.
+    journal(&file, &[first.clone(), second.clone(), serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("blocked")])]);
+    let (code, report) = verify_with(&scenario, &args);
+    assert_eq!(code, 1);
+    assert_eq!(status(&report, "RUNTIME-EXPECTED-RESULTS"), [pass.clone(), ("fail".into(), "mismatch".into())], "{}", common::problems(&report));
+
+    // It never reached the LLM at all.
+    journal(&file, &[first, second]);
+    let (_, report) = verify_with(&scenario, &args);
+    assert_eq!(status(&report, "RUNTIME-EXPECTED-RESULTS"), [pass, ("fail".into(), "missing".into())], "{}", common::problems(&report));
+}
+
+#[test]
+fn a_script_without_rounds_passes_only_if_the_llm_is_never_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("s.yaml");
+    std::fs::write(&scenario, "id: t/closed\nruntime: promptkit\nplugins:\n  - {name: policy, process: {mock: {faults: [exit-nonzero]}}, config: {promptkit_hook: {hook: provider, phases: [before_call], mode: filter}}}\nturns:\n  - user: hi\n").unwrap();
+    let file = dir.path().join("llm.jsonl");
+    let args = ["--journal".as_ref(), file.as_os_str()];
+
+    journal(&file, &[]);
+    let (code, report) = verify_with(&scenario, &args);
+    assert_eq!(code, 0, "{}", common::problems(&report));
+    assert_eq!(status(&report, "RUNTIME-LLM-SCRIPT"), [("pass".into(), String::new())]);
+
+    // The filter hook failed and the runtime asked the LLM anyway (fail open).
+    journal(&file, &[serde_json::json!([user()])]);
+    let (code, report) = verify_with(&scenario, &args);
+    assert_eq!(code, 1);
+    assert_eq!(status(&report, "RUNTIME-LLM-SCRIPT"), [("fail".into(), "unexpected".into())], "{}", common::problems(&report));
 }
 
 #[test]

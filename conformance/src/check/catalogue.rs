@@ -584,6 +584,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         hint: "Compare your runtime's control flow with the reference pipeline's transcript for this scenario (`proctor run`).",
     },
     CheckDef {
+        id: "RUNTIME-EXPECTED-RESULTS",
+        group: Group::Runtime,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "the scenario's `tool_results` expectations, judged on the tool messages the runtime sent its LLM: a denied call reported as blocked, a crashed filter hook failing closed",
+        summary: "the LLM was told each tool result the scenario expects, in order",
+        hint: "Compare the tool messages your runtime sent (evidence) with the reference pipeline's transcript (`proctor run`): a denied or failed call still reaches the LLM, saying why.",
+    },
+    CheckDef {
         id: "RUNTIME-RESTARTS-DEAD-SERVER",
         group: Group::Runtime,
         level: Level::Must,

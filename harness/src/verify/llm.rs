@@ -71,6 +71,11 @@ pub fn judge_journal(scenario: &Scenario, entries: &[JournalEntry], profile: Pro
         let what = format!("a request carrying the results of {}", names(&unanswered));
         found.add("RUNTIME-LLM-TOOL-RESULTS", Err(Failure::Missing { what }), Evidence::default());
     }
+    if scenario.llm.is_empty() && !entries.iter().any(|e| e.path == openai::CHAT_COMPLETIONS) {
+        // No round scripted and none asked for: the runtime stopped before
+        // the LLM, as the scenario says (a filter hook failing closed).
+        found.add("RUNTIME-LLM-SCRIPT", Ok(()), Evidence::default());
+    }
     found.into_results(profile, entries.is_empty())
 }
 

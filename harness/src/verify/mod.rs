@@ -80,6 +80,7 @@ pub fn verify(scenario: &Scenario, evidence: &Evidence, profile: Profile) -> Res
     }
     if let Some(journal) = &evidence.journal {
         checks.extend(llm::judge_journal(scenario, journal, profile));
+        checks.extend(expected::expected_results(scenario, journal, profile));
     }
     checks.extend(late_reply::judge_late_replies(scenario, evidence.journal.as_deref(), profile));
     let runtime = format!("{:?}", scenario.runtime).to_lowercase();
