@@ -126,6 +126,8 @@ const ROWS: &[Row] = &[
     row("pretty-print", ONE_SHOT, Warns(&[("FRAMING-COMPACT", "framing")])),
     row("pretty-print", LINES, Fails(&[("FRAMING-LINE-PER-MESSAGE", "framing")])),
     row("partial-line", LINES, Fails(&[("FRAMING-LINE-PER-MESSAGE", "framing")])),
+    row("truncated-line", LINES, Fails(&[("FRAMING-LINE-PER-MESSAGE", "framing")])),
+    row("truncated-line", ONE_SHOT, Fails(SINGLE_DOC)),
     row("invalid-utf8", ALL, Fails(&[("FRAMING-UTF8", "framing")])),
     row("bom", ALL, Fails(&[("FRAMING-NO-BOM", "framing")])),
     row("crlf", LINES, Warns(&[("FRAMING-LF-ENDINGS", "framing")])),

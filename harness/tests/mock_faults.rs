@@ -119,6 +119,17 @@ fn partial_line_stops_without_a_newline() {
 }
 
 #[test]
+fn truncated_line_stops_mid_json_and_stays_alive() {
+    let mut m = mock("picoclaw-hook", &["--fault", "truncated-line"]);
+    m.send(HELLO);
+    m.send(BEFORE_TOOL);
+    let out = m.read(Duration::from_millis(800));
+    assert!(out.starts_with(b"{\"jsonrpc\":\"2.0\",\"id\":1") && !out.contains(&b'\n'), "{:?}", String::from_utf8_lossy(&out));
+    assert!(serde_json::from_slice::<serde_json::Value>(&out).is_err(), "the JSON is cut off: {:?}", String::from_utf8_lossy(&out));
+    assert!(m.child.try_wait().unwrap().is_none(), "the plugin stays alive after the cut-off line");
+}
+
+#[test]
 fn wrong_and_duplicate_ids() {
     let mut m = mock("picoclaw-hook", &["--fault", "wrong-id"]);
     m.send(HELLO);

@@ -178,7 +178,7 @@ impl Session {
                     let partial = joined.map(|(acc, _)| acc).unwrap_or_default().into_iter().chain(partial).collect::<Vec<u8>>();
                     if !partial.is_empty() {
                         let ev = self.evidence(sent, &partial);
-                        observe::violation(rec, Violation::Unterminated { excerpt: excerpt(&partial, 0) }, &ev);
+                        observe::violation(rec, Violation::unterminated(&partial), &ev);
                     }
                     return Read::Eof;
                 }

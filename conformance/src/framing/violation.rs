@@ -51,6 +51,10 @@ pub enum Violation {
     Unterminated {
         /// The bytes after the last newline.
         excerpt: String,
+        /// Whether those bytes stop in the middle of a JSON value (a
+        /// writer that died or stalled mid-message) rather than being a
+        /// complete message without its newline.
+        cut_off: bool,
     },
     /// A line longer than the runtime reads.
     Oversize {
@@ -80,10 +84,19 @@ impl fmt::Display for Violation {
             Violation::MultiLine { lines } => write!(f, "the JSON spans {lines} lines (pretty-printed)"),
             Violation::CrLf => write!(f, "line ends in CRLF (\\r\\n)"),
             Violation::BlankLine => write!(f, "an empty line on stdout"),
-            Violation::Unterminated { excerpt } => write!(f, "last line has no newline: {excerpt}"),
+            Violation::Unterminated { excerpt, cut_off: false } => write!(f, "last line has no newline: {excerpt}"),
+            Violation::Unterminated { excerpt, cut_off: true } => write!(f, "last line has no newline and its JSON is cut off: {excerpt}"),
             Violation::Oversize { len, limit } => write!(f, "line of {len} bytes exceeds the runtime's {limit}-byte limit"),
             Violation::NotAnObject { found } => write!(f, "expected a JSON object, found {found}"),
         }
+    }
+}
+
+impl Violation {
+    /// The bytes a stream ended with after its last newline.
+    pub fn unterminated(partial: &[u8]) -> Violation {
+        let cut_off = serde_json::from_slice::<serde::de::IgnoredAny>(partial).is_err();
+        Violation::Unterminated { excerpt: excerpt(partial, 0), cut_off }
     }
 }
 
@@ -102,4 +115,16 @@ pub fn excerpt(bytes: &[u8], offset: usize) -> String {
         s.push('…');
     }
     format!("{s:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unterminated_line_says_whether_its_json_is_cut_off() {
+        assert!(matches!(Violation::unterminated(br#"{"id":1}"#), Violation::Unterminated { cut_off: false, .. }));
+        assert!(matches!(Violation::unterminated(br#"{"id":1,"res"#), Violation::Unterminated { cut_off: true, .. }));
+        assert!(Violation::unterminated(br#"{"id":1,"res"#).to_string().contains("cut off"));
+    }
 }

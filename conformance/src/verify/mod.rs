@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::certify::CheckResult;
 use crate::check::{CATALOGUE, CheckId, Evidence, Failure, Group, Outcome, lookup};
-use crate::framing::{Id, Violation, excerpt, parse_envelope, read_document, read_line};
+use crate::framing::{Id, Violation, parse_envelope, read_document, read_line};
 use crate::protocol::{Family, Profile, Role, picoclaw_hook, promptkit_server, runok_extension};
 use crate::transport::LineEnding;
 
@@ -121,7 +121,7 @@ fn judge_lines(r: &Received, s: &Session) -> Found {
         }
     }
     if !partial.is_empty() {
-        found.push(("RUNTIME-FRAMING", Err(Failure::Framing { violation: Violation::Unterminated { excerpt: excerpt(partial, 0) } }), Evidence::received(partial)));
+        found.push(("RUNTIME-FRAMING", Err(Failure::Framing { violation: Violation::unterminated(partial) }), Evidence::received(partial)));
     }
     let mut expected_id = 1u64;
     for (i, (msg, raw)) in messages.iter().enumerate() {

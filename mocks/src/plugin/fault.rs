@@ -65,6 +65,8 @@ faults! {
     Framing PrettyPrint = "pretty-print";
     /// Trips "every reply line is newline-terminated": the first reply lacks its newline and nothing follows.
     Framing PartialLine = "partial-line";
+    /// Trips "one JSON message per line" (one-shot: "exactly one JSON document"): the first reply stops in the middle of its JSON, with no newline, and nothing follows.
+    Framing TruncatedLine = "truncated-line";
     /// Trips "stdout is valid UTF-8": raw 0xff 0xfe bytes inside a JSON string.
     Framing InvalidUtf8 = "invalid-utf8";
     /// Trips "no byte-order mark": every reply starts with EF BB BF.
@@ -185,7 +187,7 @@ impl Fault {
         match self {
             EmptyOutput | NeedsNewline => one_shot,
             PartialLine | NoFlush | DropPipelined => !one_shot,
-            TwoDocuments | LogLine | PrettyPrint | InvalidUtf8 | Bom | Crlf | HugeLine => !silent,
+            TwoDocuments | LogLine | PrettyPrint | InvalidUtf8 | Bom | Crlf | HugeLine | TruncatedLine => !silent,
             DuplicateId | LateReply => family.is_jsonrpc(),
             NoJsonrpc | WrongVersion | WrongId | StringId | BothResultError
             | NeitherResultError | BadErrorObject | ReplyToNotification | IgnoreUnknownMethod => {

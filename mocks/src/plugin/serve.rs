@@ -340,12 +340,16 @@ impl<W: Write, E: Write> Session<'_, W, E> {
             return Ok(());
         }
         self.before_first_answer()?;
-        let partial = self.has(Fault::PartialLine) && self.line_protocol;
+        let truncated = self.has(Fault::TruncatedLine);
+        let partial = (self.has(Fault::PartialLine) && self.line_protocol) || truncated;
         let mut frame = Vec::new();
         if self.has(Fault::LogLine) && (self.line_protocol || !self.wrote_reply) {
             frame.extend_from_slice(LOG_LINE.as_bytes());
         }
-        let body = self.framer.encode(reply, jsonrpc, !partial);
+        let mut body = self.framer.encode(reply, jsonrpc, !partial);
+        if truncated {
+            body.truncate(body.len() / 2);
+        }
         frame.extend_from_slice(&body);
         if (self.has(Fault::TwoDocuments) || self.has(Fault::DuplicateId)) && !partial {
             frame.extend_from_slice(&body);
