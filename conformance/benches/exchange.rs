@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use proctor_conformance::client::{RpcClient, RpcOutcome, one_shot};
 use proctor_conformance::framing::read_line;
-use proctor_conformance::protocol::{Family, Profile, jsonrpc, picoclaw_hook, wire};
+use proctor_conformance::protocol::{Family, Profile, jsonrpc, picoclaw_hook};
 use proctor_conformance::transport::{Deadlines, PluginCommand, PluginProcess, ReadEvent};
 use serde_json::Value;
 use tokio::runtime::Runtime;
@@ -156,7 +156,7 @@ impl Proctor {
     async fn calls(mut client: RpcClient, params: Value, n: u64) -> (RpcClient, Duration) {
         let start = Instant::now();
         for _ in 0..n {
-            let (_, outcome) = client.call(picoclaw_hook::BEFORE_TOOL, params.clone(), TIMEOUT).await;
+            let (_, outcome) = client.call(picoclaw_hook::BEFORE_TOOL, &params, TIMEOUT).await;
             assert!(matches!(outcome, RpcOutcome::Reply { .. }), "no reply: {outcome:?}");
         }
         (client, start.elapsed())
@@ -210,11 +210,7 @@ fn exchange(c: &mut Criterion) {
     let command = PluginCommand::new(vec![echo.display().to_string()]).expect("argv");
     let profile = Profile::PicoclawCf67dd3;
     let params = request_params();
-    let line = {
-        let mut b = wire::encode(&jsonrpc::request(Family::PicoclawHook, profile, 1, picoclaw_hook::BEFORE_TOOL, params.clone()), profile);
-        b.push(b'\n');
-        Arc::new(b)
-    };
+    let line = Arc::new(jsonrpc::encode_request(Family::PicoclawHook, profile, 1, picoclaw_hook::BEFORE_TOOL, &params));
 
     let mut child = Command::new(&echo).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn echo plugin");
     let (stdin, stdout) = (child.stdin.take().expect("stdin"), BufReader::new(child.stdout.take().expect("stdout")));
@@ -251,8 +247,7 @@ fn exchange(c: &mut Criterion) {
     g.throughput(Throughput::Elements(BATCH));
     let mut batch = Vec::new();
     for id in 1..=BATCH {
-        batch.extend(wire::encode(&jsonrpc::request(Family::PicoclawHook, profile, id, picoclaw_hook::BEFORE_TOOL, params.clone()), profile));
-        batch.push(b'\n');
+        batch.extend(jsonrpc::encode_request(Family::PicoclawHook, profile, id, picoclaw_hook::BEFORE_TOOL, &params));
     }
     let mut process = PluginProcess::spawn(&command, Deadlines::default()).expect("start echo plugin");
     let mut piped = Vec::new();

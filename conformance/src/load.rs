@@ -216,13 +216,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, SpawnError> {
 fn picoclaw_request(profile: Profile, methods: &[&'static str], id: u64) -> Vec<u8> {
     let method = methods[(id as usize) % methods.len()];
     let params = picoclaw_hook::params(profile, method, &Value::Null);
-    line(&jsonrpc::request(Family::PicoclawHook, profile, id, method, params), profile)
-}
-
-fn line(value: &Value, profile: Profile) -> Vec<u8> {
-    let mut bytes = wire::encode(value, profile);
-    bytes.push(b'\n');
-    bytes
+    jsonrpc::encode_request(Family::PicoclawHook, profile, id, method, &params)
 }
 
 /// One PicoClaw process: hello, then a window of `concurrency` requests in flight.
@@ -231,7 +225,7 @@ async fn pipelined(opts: &LoadOptions, profile: Profile, tally: &mut Tally) -> R
     let children = child_pids();
     let mut p = PluginProcess::spawn(&opts.command, opts.deadlines)?;
     let pid = child_pids().into_iter().find(|c| !children.contains(c));
-    let hello = line(&jsonrpc::request(Family::PicoclawHook, profile, 0, picoclaw_hook::HELLO, picoclaw_hook::hello_params(&opts.roles)), profile);
+    let hello = jsonrpc::encode_request(Family::PicoclawHook, profile, 0, picoclaw_hook::HELLO, &picoclaw_hook::hello_params(&opts.roles));
     let hello_ok = p.write(&hello, opts.deadlines.startup).await.is_ok()
         && matches!(p.stdout.next_line(opts.deadlines.startup).await, ReadEvent::Line { .. });
     if !hello_ok || methods.is_empty() {
@@ -365,7 +359,7 @@ async fn server_worker(
         }
         let id = i as u64 + 1;
         let start = Instant::now();
-        let request = line(&jsonrpc::request(Family::PromptkitServer, profile, id, promptkit_server::EXECUTE, params.clone()), profile);
+        let request = jsonrpc::encode_request(Family::PromptkitServer, profile, id, promptkit_server::EXECUTE, &params);
         if p.write(&request, opts.deadlines.request).await.is_err() {
             t.errors.crashes += 1;
             alive = false;

@@ -70,7 +70,7 @@ impl Session {
 
     /// The request bytes for `method`, as the profile's runtime writes them.
     pub(crate) fn request_bytes(&self, id: u64, method: &str, params: Value) -> Vec<u8> {
-        line(wire::encode(&jsonrpc::request(self.family, self.profile, id, method, params), self.profile))
+        jsonrpc::encode_request(self.family, self.profile, id, method, &params)
     }
 
     /// Writes raw bytes to the plugin.

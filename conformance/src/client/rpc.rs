@@ -48,14 +48,12 @@ impl RpcClient {
     }
 
     /// The bytes of a request, as the profile's runtime writes them.
-    pub fn encode_request(&self, id: u64, method: &str, params: Value) -> Vec<u8> {
-        let mut bytes = wire::encode(&jsonrpc::request(self.family, self.profile, id, method, params), self.profile);
-        bytes.push(b'\n');
-        bytes
+    pub fn encode_request(&self, id: u64, method: &str, params: &Value) -> Vec<u8> {
+        jsonrpc::encode_request(self.family, self.profile, id, method, params)
     }
 
     /// Sends a request and waits for the reply with its id.
-    pub async fn call(&mut self, method: &str, params: Value, timeout: Duration) -> (Vec<u8>, RpcOutcome) {
+    pub async fn call(&mut self, method: &str, params: &Value, timeout: Duration) -> (Vec<u8>, RpcOutcome) {
         let id = self.next_id;
         self.next_id += 1;
         let sent = self.encode_request(id, method, params);
@@ -77,7 +75,7 @@ impl RpcClient {
     /// Sends a request and takes the very next stdout line as its reply,
     /// whatever its id, as PromptKit's server executor does (one line per
     /// call: a stray line shifts every later reply).
-    pub async fn call_next_line(&mut self, method: &str, params: Value, timeout: Duration) -> (Vec<u8>, u64, RpcOutcome) {
+    pub async fn call_next_line(&mut self, method: &str, params: &Value, timeout: Duration) -> (Vec<u8>, u64, RpcOutcome) {
         let id = self.next_id;
         self.next_id += 1;
         let sent = self.encode_request(id, method, params);

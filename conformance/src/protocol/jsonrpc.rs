@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Family, Profile};
+use super::{Family, Profile, wire};
 
 /// A request with an integer id. PromptKit's server executor writes the id
 /// last (Go struct order); everyone else writes it second.
@@ -14,7 +14,60 @@ pub fn request(family: Family, profile: Profile, id: u64, method: &str, params: 
     }
 }
 
+/// The line a runtime writes for a request, newline included: the bytes of
+/// `wire::encode(&request(..))`, written around the encoded params instead
+/// of building the envelope as a `Value` first. It is on every exchange's
+/// hot path, where the envelope's map, its keys and their hashing were a
+/// large share of proctor's own CPU per round trip (BENCHMARKS.md).
+pub fn encode_request(family: Family, profile: Profile, id: u64, method: &str, params: &Value) -> Vec<u8> {
+    let id = id.to_string();
+    let method = wire::encode(&Value::from(method), profile);
+    let params = wire::encode(params, profile);
+    let members: [(&str, &[u8]); 4] = if profile.sorted_keys() {
+        [("id", id.as_bytes()), ("jsonrpc", b"\"2.0\""), ("method", &method), ("params", &params)]
+    } else if family == Family::PromptkitServer && profile.promptkit_server_id_last() {
+        [("jsonrpc", b"\"2.0\""), ("method", &method), ("params", &params), ("id", id.as_bytes())]
+    } else {
+        [("jsonrpc", b"\"2.0\""), ("id", id.as_bytes()), ("method", &method), ("params", &params)]
+    };
+    let mut out = Vec::with_capacity(48 + method.len() + params.len());
+    for (i, (key, value)) in members.into_iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"{\"" } else { b",\"" });
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
+        out.extend_from_slice(value);
+    }
+    out.extend_from_slice(b"}\n");
+    out
+}
+
 /// A notification: no `id` member at all (PicoClaw omits a zero id).
 pub fn notification(method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoded_requests_are_the_bytes_of_the_value_path() {
+        let params = [
+            Value::Null,
+            json!({}),
+            json!({"z": 1, "a": {"y": [1, "<b>&</b>"], "b": "line\u{2028}sep"}, "m": "é\"\\\n"}),
+        ];
+        for family in Family::ALL {
+            for profile in Profile::ALL {
+                for method in ["execute", "hook.before_tool", "odd \"<method>\""] {
+                    for p in &params {
+                        let mut want = wire::encode(&request(family, profile, 42, method, p.clone()), profile);
+                        want.push(b'\n');
+                        let got = encode_request(family, profile, 42, method, p);
+                        assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(&want), "{family:?} {profile:?} {method}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -194,7 +194,7 @@ impl<'a> Driver<'a> {
             let family = self.opts.family;
             let mut client = RpcClient::start(&self.opts.command, self.opts.deadlines, family, self.profile).map_err(CertifyError::Spawn)?;
             if family == Family::PicoclawHook {
-                let (_, _, outcome) = client.call_next_line(pico::HELLO, pico::hello_params(&self.opts.roles), self.opts.deadlines.startup).await;
+                let (_, _, outcome) = client.call_next_line(pico::HELLO, &pico::hello_params(&self.opts.roles), self.opts.deadlines.startup).await;
                 let ok = matches!(&outcome, RpcOutcome::Reply { message, .. } if message.get("result").is_some_and(Value::is_object));
                 if !ok {
                     let _ = client.close().await;
@@ -212,7 +212,7 @@ impl<'a> Driver<'a> {
             Ok(client) => client,
             Err(reason) => return Ok(Trial::Blocked(reason)),
         };
-        let (sent, id, outcome) = client.call_next_line(request.method, request.params, timeout).await;
+        let (sent, id, outcome) = client.call_next_line(request.method, &request.params, timeout).await;
         let (failure, received) = match outcome {
             RpcOutcome::Reply { message, raw } => match reply_problem(&message, id) {
                 None => return Ok(Trial::Held),

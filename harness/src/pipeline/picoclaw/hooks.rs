@@ -43,7 +43,7 @@ pub(super) enum Called {
 impl Hook {
     /// Sends one request and waits for its reply.
     pub async fn call(&mut self, t: &mut Transcript, method: &str, params: Value, timeout: Duration) -> Called {
-        let (sent, outcome) = self.client.call(method, params, timeout).await;
+        let (sent, outcome) = self.client.call(method, &params, timeout).await;
         // Written even when the write failed: a hook that just died races
         // the write (EPIPE or an unread pipe), and the snapshot must not.
         t.bytes(self.channel.clone(), "stdin", &sent);

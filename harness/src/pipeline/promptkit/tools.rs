@@ -154,7 +154,7 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
     let Some(Server::Up(client)) = servers.running.get_mut(&name) else { return ToolOutcome::Error("server unavailable".into()) };
     ctx.summary.calls.push((name.clone(), promptkit_server::EXECUTE.into()));
     let timeout = timeout_ms.map_or(IDLE_TIMEOUT, Duration::from_millis);
-    let (sent, id, outcome) = client.call_next_line(promptkit_server::EXECUTE, promptkit_server::params(&json!({"args": args})), timeout).await;
+    let (sent, id, outcome) = client.call_next_line(promptkit_server::EXECUTE, &promptkit_server::params(&json!({"args": args})), timeout).await;
     ctx.transcript.bytes(channel.clone(), "stdin", &sent);
     let dead = |why: String| (ToolOutcome::Error(why.clone()), Some(Server::Dead(why)));
     let (result, replace) = match outcome {
