@@ -73,7 +73,7 @@ pub fn verify(received: &[Received], profile: Profile) -> Vec<CheckResult> {
 /// Runtime checks judged for the whole scenario rather than per plugin
 /// record: its expectations, and the LLM journal (proctor's harness judges
 /// these, since it reads scenarios and the provider's script).
-pub const JUDGED_PER_SCENARIO: &[CheckId] = &["RUNTIME-EXPECTED-CALLS", "RUNTIME-LATE-REPLY-DISCARDED", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"];
+pub const JUDGED_PER_SCENARIO: &[CheckId] = &["RUNTIME-EXPECTED-CALLS", "RUNTIME-EXPECTED-RESULTS", "RUNTIME-LATE-REPLY-DISCARDED", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"];
 
 fn runtime_checks(r: &Received) -> Vec<CheckId> {
     CATALOGUE.iter().filter(|c| c.group == Group::Runtime && c.applies(r.family, &r.roles) && !JUDGED_PER_SCENARIO.contains(&c.id)).map(|c| c.id).collect()

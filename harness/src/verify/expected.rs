@@ -4,7 +4,7 @@
 //! different failures.
 
 use proctor_conformance::certify::CheckResult;
-use proctor_conformance::check::{Evidence, Failure, Outcome, lookup};
+use proctor_conformance::check::{Evidence, Failure, Outcome, Status, lookup};
 use proctor_conformance::protocol::Profile;
 use proctor_conformance::verify::Received;
 use proctor_mocks::provider::journal::JournalEntry;
@@ -82,7 +82,11 @@ pub fn expected_results(scenario: &Scenario, journal: &[JournalEntry], profile: 
                 }
             },
         };
-        out.push(CheckResult::new(def, profile.name(), Some(want.tool.clone()), outcome, evidence));
+        let mut result = CheckResult::new(def, profile.name(), Some(want.tool.clone()), outcome, evidence);
+        if want.contains.is_none() && want.is_error.is_some() && result.status == Status::Pass {
+            result.message = format!("a result for {} reached the LLM; `is_error` is the runtime's own flag and not on the wire: add `contains` to judge what the LLM was told", want.tool);
+        }
+        out.push(result);
     }
     out
 }
