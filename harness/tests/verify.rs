@@ -24,10 +24,12 @@ fn verify_with(scenario: &Path, args: &[&std::ffi::OsStr]) -> (i32, serde_json::
 fn proctors_own_pipelines_pass_verify() {
     const LLM: [&str; 3] = ["RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"];
     // (scenario, checks that must have passed, not merely skipped)
-    let cases: [(&str, &[&str]); 8] = [
+    let cases: [(&str, &[&str]); 9] = [
         ("scenarios/picoclaw/respond-skips-approval-and-after-tool.yaml", &["RUNTIME-EXPECTED-CALLS", "RUNTIME-EXPECTED-RESULTS"]),
         ("scenarios/picoclaw/runtime-event-notifications.yaml", &LLM),
         ("scenarios/picoclaw/deny-tool-continues-the-turn.yaml", &["RUNTIME-EXPECTED-RESULTS"]),
+        // hard_abort rolls the history back: the undone turn's tool calls are not owed a result.
+        ("scenarios/picoclaw/hard-abort-rolls-back-history.yaml", &LLM),
         ("scenarios/promptkit/server-tool-restarted-as-documented.yaml", &["RUNTIME-EXPECTED-RESULTS"]),
         ("scenarios/promptkit/crashing-observe-hook-ignored.yaml", &LLM),
         // A filter hook failing closed: the runtime never asks the LLM, as scripted.
@@ -55,6 +57,22 @@ fn proctors_own_pipelines_pass_verify() {
             assert!(results(&report, check).iter().any(|c| c["status"] == "pass"), "{scenario}: {check} was not judged");
         }
     }
+}
+
+/// PicoClaw as implemented keeps the history of a turn ended by
+/// `abort_turn`, with the LLM's tool call and no result for it; the next
+/// turn sends that to the LLM, which the OpenAI API rejects. proctor's
+/// reference pipeline reproduces it, and verify must say so.
+#[test]
+fn verify_flags_the_unanswered_call_picoclaw_keeps_after_abort_turn() {
+    let scenario = "scenarios/picoclaw/abort-turn-ends-with-error.yaml";
+    let dir = tempfile::tempdir().unwrap();
+    let run = Command::new(proctor()).current_dir(repo_root()).args(["run", "--no-progress", "--record-dir"]).arg(dir.path()).arg(scenario).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stdout));
+    let journal = dir.path().join("llm.journal.jsonl");
+    let (code, report) = verify_with(&repo_root().join(scenario), &["--journal".as_ref(), journal.as_os_str()]);
+    assert_eq!(code, 1);
+    assert_eq!(status(&report, "RUNTIME-LLM-TOOL-RESULTS"), [("fail".into(), "missing".into())], "{}", common::problems(&report));
 }
 
 /// One runtime check: a scenario plugin and the bytes a good and a bad runtime sent.
@@ -235,6 +253,8 @@ fn what_the_runtime_sent_the_llm_is_judged_from_the_journal() {
         (vec![good[0].clone(), serde_json::json!([user(), assistant(1)]), good[2].clone()], "RUNTIME-LLM-TOOL-RESULTS", "missing"),
         (vec![good[0].clone(), serde_json::json!([user(), assistant(1), tool("one"), tool("again")]), good[2].clone()], "RUNTIME-LLM-TOOL-RESULTS", "unexpected"),
         (vec![good[0].clone(), good[1].clone()], "RUNTIME-LLM-SCRIPT", "missing"),
+        // The second call was never answered although the script goes on.
+        (vec![good[0].clone(), good[1].clone()], "RUNTIME-LLM-TOOL-RESULTS", "missing"),
         (vec![good[0].clone(), good[1].clone(), good[2].clone(), good[2].clone()], "RUNTIME-LLM-SCRIPT", "unexpected"),
         (vec![good[0].clone(), good[1].clone(), serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("two"), user()])], "RUNTIME-LLM-SCRIPT", "mismatch"),
     ];

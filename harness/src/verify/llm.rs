@@ -29,6 +29,7 @@ pub fn judge_journal(scenario: &Scenario, entries: &[JournalEntry], profile: Pro
     let mut found = Found::default();
     let mut replay = ScriptedLlm::new(scenario.llm.clone());
     let mut unanswered: Vec<ResolvedCall> = Vec::new();
+    let mut previous: &[Value] = &[];
     for entry in entries {
         if entry.path != openai::CHAT_COMPLETIONS {
             if entry.method == "POST" && entry.answer.kind == "not_found" {
@@ -47,6 +48,13 @@ pub fn judge_journal(scenario: &Scenario, entries: &[JournalEntry], profile: Pro
             }
         };
         found.add("RUNTIME-LLM-REQUEST", well_formed(&entry.body), ev.clone());
+        let messages = entry.body.get("messages").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        if rolled_back(previous, messages) {
+            // The runtime undid the turn that made those calls (PicoClaw's
+            // hard_abort): they are gone from the history, not unanswered.
+            unanswered.clear();
+        }
+        previous = messages;
         found.add("RUNTIME-LLM-TOOL-RESULTS", tool_results(&entry.body, &unanswered), ev.clone());
         unanswered.clear();
         match replay.complete(&request.to_llm()) {
@@ -66,8 +74,10 @@ pub fn judge_journal(scenario: &Scenario, entries: &[JournalEntry], profile: Pro
         let what = format!("a request for {first}{more}: the runtime ended the conversation before the script did");
         found.add("RUNTIME-LLM-SCRIPT", Err(Failure::Missing { what }), Evidence::default());
     }
-    if !unanswered.is_empty() {
-        // The last answer called tools, and no request carried their results.
+    if !unanswered.is_empty() && !left.is_empty() {
+        // The last answer called tools, and no request carried their results
+        // although the script had more to say. (When it had not, the script
+        // itself ends on those calls: the turn was meant to end there.)
         let what = format!("a request carrying the results of {}", names(&unanswered));
         found.add("RUNTIME-LLM-TOOL-RESULTS", Err(Failure::Missing { what }), Evidence::default());
     }
@@ -123,6 +133,15 @@ fn body_bytes(body: &Value) -> Vec<u8> {
 
 fn names(calls: &[ResolvedCall]) -> String {
     calls.iter().map(|c| format!("{} ({})", c.id, c.name)).collect::<Vec<_>>().join(", ")
+}
+
+/// Whether `current` starts a new turn on a history rolled back to before
+/// the previous request's turn: everything but its last (user) message is
+/// a strict prefix of `previous`. A runtime that merely forgot to record a
+/// turn keeps all of `previous`, so it is not mistaken for a rollback.
+fn rolled_back(previous: &[Value], current: &[Value]) -> bool {
+    let Some((last, history)) = current.split_last() else { return false };
+    last.get("role").and_then(Value::as_str) == Some("user") && history.len() < previous.len() && previous.starts_with(history)
 }
 
 /// Model, messages, roles and tool-call shapes, on the body as sent (the
@@ -228,6 +247,16 @@ mod tests {
         // The previous answer's calls were dropped from the history altogether.
         let dropped = json!({"messages": [user]});
         assert!(matches!(tool_results(&dropped, &[call("a")]), Err(Failure::Missing { what }) if what.contains("previous answer")));
+    }
+
+    #[test]
+    fn a_rolled_back_turn_is_told_from_a_forgotten_one() {
+        let (system, first, second) = (json!({"role": "system", "content": "s"}), json!({"role": "user", "content": "one"}), json!({"role": "user", "content": "two"}));
+        let previous = [system.clone(), first.clone()];
+        assert!(rolled_back(&previous, &[system.clone(), second.clone()]), "history restored to before the turn");
+        assert!(!rolled_back(&previous, &[system.clone(), first.clone(), second.clone()]), "the turn kept, its tool calls forgotten");
+        assert!(!rolled_back(&previous, &[system.clone(), first, assistant(&["a"]), json!({"role": "tool", "tool_call_id": "a", "content": "x"})]), "a tool round");
+        assert!(!rolled_back(&[], &[system, second]), "the first request");
     }
 
     #[test]
