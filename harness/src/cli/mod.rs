@@ -96,7 +96,8 @@ struct VerifyArgs {
     records: Vec<PathBuf>,
     /// The mock provider's journal (`proctor mock-provider --journal FILE`):
     /// judges what the runtime sent the LLM (request shapes, tool results
-    /// relayed under their call ids, the script followed round by round).
+    /// relayed under their call ids, the script followed round by round,
+    /// the scenario's `tool_results` as the LLM was told them).
     #[arg(long, value_name = "FILE")]
     journal: Option<PathBuf>,
     /// Judge against this profile instead of the scenario's: `documented`
