@@ -40,17 +40,7 @@ fn proctors_own_pipelines_pass_verify() {
         ("scenarios/runok/uppercase-status-falls-back-to-ask.yaml", &["RUNTIME-FRAMING"]),
     ];
     for (scenario, judged) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        let run = Command::new(proctor())
-            .current_dir(repo_root())
-            .args(["run", "--no-progress", "--record-dir"])
-            .arg(dir.path())
-            .arg(scenario)
-            .output()
-            .unwrap();
-        assert!(run.status.success(), "{scenario} did not pass: {}", String::from_utf8_lossy(&run.stdout));
-        let journal = dir.path().join("llm.journal.jsonl");
-        let (code, report) = verify_with(&repo_root().join(scenario), &["--record".as_ref(), dir.path().as_os_str(), "--journal".as_ref(), journal.as_os_str()]);
+        let (code, report) = run_then_verify(scenario);
         assert_eq!(report["verdict"], "conformant", "{scenario}: {}", common::problems(&report));
         assert_eq!(code, 0);
         for check in judged {
@@ -59,18 +49,23 @@ fn proctors_own_pipelines_pass_verify() {
     }
 }
 
+/// Runs `scenario` with proctor's reference pipeline as the runtime
+/// (`proctor run --record-dir`), then verifies its records and LLM journal.
+fn run_then_verify(scenario: &str) -> (i32, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let run = Command::new(proctor()).current_dir(repo_root()).args(["run", "--no-progress", "--record-dir"]).arg(dir.path()).arg(scenario).output().unwrap();
+    assert!(run.status.success(), "{scenario} did not pass: {}", String::from_utf8_lossy(&run.stdout));
+    let journal = dir.path().join("llm.journal.jsonl");
+    verify_with(&repo_root().join(scenario), &["--record".as_ref(), dir.path().as_os_str(), "--journal".as_ref(), journal.as_os_str()])
+}
+
 /// PicoClaw as implemented keeps the history of a turn ended by
 /// `abort_turn`, with the LLM's tool call and no result for it; the next
 /// turn sends that to the LLM, which the OpenAI API rejects. proctor's
 /// reference pipeline reproduces it, and verify must say so.
 #[test]
 fn verify_flags_the_unanswered_call_picoclaw_keeps_after_abort_turn() {
-    let scenario = "scenarios/picoclaw/abort-turn-ends-with-error.yaml";
-    let dir = tempfile::tempdir().unwrap();
-    let run = Command::new(proctor()).current_dir(repo_root()).args(["run", "--no-progress", "--record-dir"]).arg(dir.path()).arg(scenario).output().unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stdout));
-    let journal = dir.path().join("llm.journal.jsonl");
-    let (code, report) = verify_with(&repo_root().join(scenario), &["--journal".as_ref(), journal.as_os_str()]);
+    let (code, report) = run_then_verify("scenarios/picoclaw/abort-turn-ends-with-error.yaml");
     assert_eq!(code, 1);
     assert_eq!(status(&report, "RUNTIME-LLM-TOOL-RESULTS"), [("fail".into(), "missing".into())], "{}", common::problems(&report));
 }
