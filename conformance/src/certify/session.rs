@@ -8,7 +8,7 @@ use tokio::time::Instant;
 
 use crate::check::{Evidence, Failure};
 use crate::framing::{Envelope, Id, ReplyBody, Violation, error_object_problem, excerpt, parse_envelope, read_line};
-use crate::protocol::{Family, Profile, jsonrpc, wire};
+use crate::protocol::{Family, Profile, jsonrpc};
 use crate::transport::{ExitOutcome, PluginProcess, ReadEvent, Shutdown, WriteError};
 
 use super::observe;
@@ -81,7 +81,7 @@ impl Session {
 
     /// Sends a notification (no id).
     pub(crate) async fn notify(&mut self, method: &str, params: Value) -> (Vec<u8>, Result<(), WriteError>) {
-        let bytes = line(wire::encode(&jsonrpc::notification(method, params), self.profile));
+        let bytes = jsonrpc::encode_notification(self.profile, method, params);
         let result = self.write(&bytes).await;
         (bytes, result)
     }
@@ -233,11 +233,6 @@ pub(crate) enum Read {
     Message(Incoming),
     Timeout(Vec<u8>),
     Eof,
-}
-
-fn line(mut bytes: Vec<u8>) -> Vec<u8> {
-    bytes.push(b'\n');
-    bytes
 }
 
 /// Records the JSON-RPC envelope checks a reply decides; returns the body.

@@ -8,7 +8,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::framing::{Id, parse_envelope, read_line};
-use crate::protocol::{Family, Profile, jsonrpc, wire};
+use crate::protocol::{Family, Profile, jsonrpc};
 use crate::transport::{Deadlines, ExitOutcome, PluginCommand, PluginProcess, ReadEvent, Shutdown, SpawnError};
 
 /// How a call ended.
@@ -66,8 +66,7 @@ impl RpcClient {
 
     /// Sends a notification.
     pub async fn notify(&mut self, method: &str, params: Value, timeout: Duration) -> (Vec<u8>, Result<(), String>) {
-        let mut sent = wire::encode(&jsonrpc::notification(method, params), self.profile);
-        sent.push(b'\n');
+        let sent = jsonrpc::encode_notification(self.profile, method, params);
         let result = self.process.write(&sent, timeout).await.map_err(|e| e.to_string());
         (sent, result)
     }

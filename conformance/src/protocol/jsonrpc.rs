@@ -46,6 +46,13 @@ pub fn notification(method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "method": method, "params": params})
 }
 
+/// The line a runtime writes for a notification, newline included.
+pub fn encode_notification(profile: Profile, method: &str, params: Value) -> Vec<u8> {
+    let mut line = wire::encode(&notification(method, params), profile);
+    line.push(b'\n');
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
