@@ -372,22 +372,24 @@ struct Run {
     stdout: Vec<u8>,
     stderr: Vec<u8>,
     elapsed: Duration,
-    /// The last VmHWM of proctor read before it exited, and how many reads.
+    /// proctor's peak RSS, from the kernel's account at its exit (`wait4`).
     peak_kib: Option<u64>,
-    samples: u32,
     leftover: Vec<u32>,
     killed: bool,
 }
 
-fn vm_hwm_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.trim_start_matches("VmHWM:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()
+/// Reaps `pid` and returns its exit status and peak RSS in KiB. The kernel
+/// keeps the peak until the process is reaped, so, unlike sampling
+/// `/proc/PID/status`, no run is too short to measure.
+fn wait_with_peak(pid: u32) -> (std::process::ExitStatus, Option<u64>) {
+    use std::os::unix::process::ExitStatusExt;
+    let mut status = 0;
+    // SAFETY: rusage is plain data that wait4 fills in; zeroed is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own unreaped child; both pointers are valid for the call.
+    let reaped = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
+    let peak = (reaped == pid as libc::pid_t).then(|| u64::try_from(usage.ru_maxrss).unwrap_or(0));
+    (std::process::ExitStatus::from_raw(status), peak)
 }
 
 fn certify(pair: &Pair, mark: &str) -> Run {
@@ -424,7 +426,7 @@ fn certify(pair: &Pair, mark: &str) -> Run {
     let pid = child.id();
     let mut out = child.stdout.take().expect("stdout");
     let mut err = child.stderr.take().expect("stderr");
-    let (stdout, stderr, status, peak_kib, samples, killed) = std::thread::scope(|s| {
+    let (stdout, stderr, (status, peak_kib), killed) = std::thread::scope(|s| {
         let out = s.spawn(move || {
             let mut buf = Vec::new();
             let _ = out.read_to_end(&mut buf);
@@ -435,30 +437,17 @@ fn certify(pair: &Pair, mark: &str) -> Run {
             let _ = err.read_to_end(&mut buf);
             buf
         });
-        let (mut peak, mut samples, mut killed) = (None, 0, false);
-        let status = loop {
-            // Read before reaping: once proctor has exited its memory is gone.
-            if let Some(kib) = vm_hwm_kib(pid) {
-                peak = Some(kib);
-                samples += 1;
-            }
-            match child.try_wait().expect("wait proctor") {
-                Some(status) => break status,
-                None if start.elapsed() > RUN_LIMIT && !killed => {
-                    let _ = child.kill();
-                    killed = true;
-                }
-                None => std::thread::sleep(Duration::from_millis(5)),
+        let (tx, exited) = std::sync::mpsc::channel();
+        s.spawn(move || tx.send(wait_with_peak(pid)));
+        let (ended, killed) = match exited.recv_timeout(RUN_LIMIT.saturating_sub(start.elapsed())) {
+            Ok(ended) => (ended, false),
+            Err(_) => {
+                // Still unreaped (the waiting thread has not returned), so the pid is still proctor's.
+                let _ = child.kill();
+                (exited.recv().expect("wait4 thread"), true)
             }
         };
-        (
-            out.join().expect("stdout reader"),
-            err.join().expect("stderr reader"),
-            status,
-            peak,
-            samples,
-            killed,
-        )
+        (out.join().expect("stdout reader"), err.join().expect("stderr reader"), ended, killed)
     });
     let elapsed = start.elapsed();
     let until = Instant::now() + LEAK_WINDOW;
@@ -473,7 +462,6 @@ fn certify(pair: &Pair, mark: &str) -> Run {
         stderr,
         elapsed,
         peak_kib,
-        samples,
         leftover,
         killed,
     }
@@ -527,7 +515,7 @@ fn judge(pair: &Pair, run: &Run) -> Vec<String> {
         ));
     }
     match run.peak_kib {
-        None => wrong.push("proctor's VmHWM was never read".into()),
+        None => wrong.push("proctor's peak RSS could not be read (wait4 failed)".into()),
         Some(kib) if kib >= RSS_LIMIT_KIB => wrong.push(format!(
             "proctor's peak RSS {kib} KiB >= {RSS_LIMIT_KIB} KiB"
         )),
@@ -675,10 +663,9 @@ fn every_fault_on_every_family_is_judged_and_cleaned_up() {
             fault.clone(),
             family.clone(),
             format!(
-                "{verdict:8} exit {:?} in {:>5} ms, peak RSS {peak} ({} samples){}",
+                "{verdict:8} exit {:?} in {:>5} ms, peak RSS {peak}{}",
                 run.code,
                 run.elapsed.as_millis(),
-                run.samples,
                 if wrong.is_empty() { "" } else { "  << PROBLEM" }
             ),
         ));
