@@ -39,7 +39,8 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 fn echo_plugin() -> PathBuf {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/echo_plugin.rs");
     // The bench runs from <target>/release/deps/.
-    let profile_dir = std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.to_path_buf())).unwrap_or_else(std::env::temp_dir);
+    let profile_dir =
+        std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.to_path_buf())).unwrap_or_else(std::env::temp_dir);
     let built = profile_dir.join("examples/echo_plugin");
     let fresh = |p: &Path| {
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
@@ -52,7 +53,12 @@ fn echo_plugin() -> PathBuf {
     if !fresh(&out) {
         std::fs::create_dir_all(out.parent().unwrap_or(Path::new("."))).expect("create bench-tools directory");
         let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-        let status = Command::new(rustc).args(["--edition", "2024", "-C", "opt-level=3", "-o"]).arg(&out).arg(&src).status().expect("run rustc to build the echo plugin");
+        let status = Command::new(rustc)
+            .args(["--edition", "2024", "-C", "opt-level=3", "-o"])
+            .arg(&out)
+            .arg(&src)
+            .status()
+            .expect("run rustc to build the echo plugin");
         assert!(status.success(), "rustc failed to build {}", src.display());
     }
     out
@@ -215,29 +221,56 @@ fn exchange(c: &mut Criterion) {
     let mut child = Command::new(&echo).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn echo plugin");
     let (stdin, stdout) = (child.stdin.take().expect("stdin"), BufReader::new(child.stdout.take().expect("stdout")));
     let mut raw = RawStd { _child: child, stdin, stdout, line: line.clone(), reply: Vec::with_capacity(256) };
-    let mut child = tokio::process::Command::new(&echo).stdin(Stdio::piped()).stdout(Stdio::piped()).kill_on_drop(true).spawn().expect("spawn echo plugin");
+    let mut child = tokio::process::Command::new(&echo)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn echo plugin");
     let pipes = (child.stdin.take().expect("stdin"), tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
     let mut raw_tokio = RawTokio { _child: child, pipes: Some(pipes), line };
-    let start = |in_task| Proctor { client: Some(RpcClient::start(&command, Deadlines::default(), Family::PicoclawHook, profile).expect("start echo plugin")), params: params.clone(), in_task };
+    let start = |in_task| Proctor {
+        client: Some(RpcClient::start(&command, Deadlines::default(), Family::PicoclawHook, profile).expect("start echo plugin")),
+        params: params.clone(),
+        in_task,
+    };
     let (mut proctor, mut proctor_block_on) = (start(true), start(false));
 
     let mut g = c.benchmark_group("exchange_serial");
     g.throughput(Throughput::Elements(1));
     {
-        let named: [(&str, &mut dyn RoundTrips); 4] =
-            [("raw_std_loop", &mut raw), ("raw_tokio_loop", &mut raw_tokio), ("proctor_rpc_client", &mut proctor), ("proctor_rpc_client_block_on", &mut proctor_block_on)];
+        let named: [(&str, &mut dyn RoundTrips); 4] = [
+            ("raw_std_loop", &mut raw),
+            ("raw_tokio_loop", &mut raw_tokio),
+            ("proctor_rpc_client", &mut proctor),
+            ("proctor_rpc_client_block_on", &mut proctor_block_on),
+        ];
         for (name, contender) in named {
             g.bench_function(name, |b| b.iter_custom(|iters| contender.run(&rt, iters)));
         }
     }
     g.finish();
     let ratios = wants_ratios("exchange_serial");
-    let medians = if ratios { interleaved(&rt, &mut [&mut raw, &mut raw_tokio, &mut proctor, &mut proctor_block_on], ROUNDS, ROUND_TRIPS) } else { vec![Duration::ZERO; 4] };
+    let medians = if ratios {
+        interleaved(&rt, &mut [&mut raw, &mut raw_tokio, &mut proctor, &mut proctor_block_on], ROUNDS, ROUND_TRIPS)
+    } else {
+        vec![Duration::ZERO; 4]
+    };
     let [raw_t, tokio_t, proctor_t, block_on_t] = medians[..] else { unreachable!("four contenders") };
     if ratios {
-        println!("\nRATIO exchange_serial: proctor {proctor_t:.2?} vs raw {raw_t:.2?} per round trip = {:.3}x (target <= 1.10x; interleaved medians, {ROUNDS}x{ROUND_TRIPS})", ratio(proctor_t, raw_t));
-        println!("RATIO exchange_serial: raw tokio loop {tokio_t:.2?} = {:.3}x raw; proctor = {:.3}x the raw tokio loop", ratio(tokio_t, raw_t), ratio(proctor_t, tokio_t));
-        println!("RATIO exchange_serial: proctor in block_on {block_on_t:.2?} = {:.3}x raw (the cross-thread wake-up proctor's commands avoid)", ratio(block_on_t, raw_t));
+        println!(
+            "\nRATIO exchange_serial: proctor {proctor_t:.2?} vs raw {raw_t:.2?} per round trip = {:.3}x (target <= 1.10x; interleaved medians, {ROUNDS}x{ROUND_TRIPS})",
+            ratio(proctor_t, raw_t)
+        );
+        println!(
+            "RATIO exchange_serial: raw tokio loop {tokio_t:.2?} = {:.3}x raw; proctor = {:.3}x the raw tokio loop",
+            ratio(tokio_t, raw_t),
+            ratio(proctor_t, tokio_t)
+        );
+        println!(
+            "RATIO exchange_serial: proctor in block_on {block_on_t:.2?} = {:.3}x raw (the cross-thread wake-up proctor's commands avoid)",
+            ratio(block_on_t, raw_t)
+        );
     }
     for p in [proctor, proctor_block_on] {
         rt.block_on(p.client.expect("client").close());
@@ -278,7 +311,12 @@ fn exchange(c: &mut Criterion) {
     if piped.is_zero() || raw_t.is_zero() {
         return; // filtered out on the command line
     }
-    println!("RATIO exchange_pipelined: proctor {:.0}/s with {BATCH} in flight vs serial raw {:.0}/s = {:.2}x the serial raw rate (target > 1x)\n", rate(piped), rate(raw_t), ratio(raw_t, piped));
+    println!(
+        "RATIO exchange_pipelined: proctor {:.0}/s with {BATCH} in flight vs serial raw {:.0}/s = {:.2}x the serial raw rate (target > 1x)\n",
+        rate(piped),
+        rate(raw_t),
+        ratio(raw_t, piped)
+    );
 }
 
 /// A bare spawn + write + read to EOF + wait, with std.
@@ -291,7 +329,13 @@ impl RoundTrips for BareSpawn<'_> {
     fn run(&mut self, _: &Runtime, n: u64) -> Duration {
         let start = Instant::now();
         for _ in 0..n {
-            let mut child = Command::new(self.echo).arg("--oneshot").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("spawn");
+            let mut child = Command::new(self.echo)
+                .arg("--oneshot")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn");
             let mut stdin = child.stdin.take().expect("stdin");
             stdin.write_all(self.request).expect("write");
             drop(stdin);

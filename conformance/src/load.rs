@@ -191,7 +191,8 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, SpawnError> {
         _ => {
             let start = tally.rss.iter().map(|r| r.0).sum::<Option<u64>>();
             let end = tally.rss.iter().map(|r| r.1).sum::<Option<u64>>();
-            let note = if tally.rss.len() > 1 { "sum over the processes (one per concurrent request)" } else { "VmRSS of the plugin process" };
+            let note =
+                if tally.rss.len() > 1 { "sum over the processes (one per concurrent request)" } else { "VmRSS of the plugin process" };
             Rss { start, end, note: note.into() }
         }
     };

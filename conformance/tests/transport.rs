@@ -10,7 +10,13 @@ fn sh(script: &str) -> PluginCommand {
 }
 
 fn quick() -> Deadlines {
-    Deadlines { startup: Duration::from_secs(2), request: Duration::from_secs(2), shutdown: Duration::from_millis(500), kill_grace: Duration::from_millis(300), leak_window: Duration::from_millis(150) }
+    Deadlines {
+        startup: Duration::from_secs(2),
+        request: Duration::from_secs(2),
+        shutdown: Duration::from_millis(500),
+        kill_grace: Duration::from_millis(300),
+        leak_window: Duration::from_millis(150),
+    }
 }
 
 fn rt() -> tokio::runtime::Runtime {
@@ -114,6 +120,7 @@ fn groups_are_registered_while_alive_and_killed_on_drop() {
 
 #[test]
 fn spawn_errors_name_the_program() {
-    let err = rt().block_on(async { PluginProcess::spawn(&PluginCommand::new(vec!["/no/such/plugin".into()]).unwrap(), quick()).unwrap_err() });
+    let err =
+        rt().block_on(async { PluginProcess::spawn(&PluginCommand::new(vec!["/no/such/plugin".into()]).unwrap(), quick()).unwrap_err() });
     assert!(err.to_string().contains("/no/such/plugin"), "{err}");
 }

@@ -23,17 +23,38 @@ fn main() {
     let line_out = format!("head -c {GIB} /dev/zero");
     let line_err = format!("head -c {GIB} /dev/zero >&2");
     let cases: Vec<(&str, Vec<&str>, &str)> = vec![
-        ("load promptkit-exec, 1 GiB stdout", vec!["load", "--protocol", "promptkit-exec", "--role", "tool", "--requests", "1"], &flood_out),
-        ("load promptkit-exec, 1 GiB stderr", vec!["load", "--protocol", "promptkit-exec", "--role", "tool", "--requests", "1"], &flood_err),
+        (
+            "load promptkit-exec, 1 GiB stdout",
+            vec!["load", "--protocol", "promptkit-exec", "--role", "tool", "--requests", "1"],
+            &flood_out,
+        ),
+        (
+            "load promptkit-exec, 1 GiB stderr",
+            vec!["load", "--protocol", "promptkit-exec", "--role", "tool", "--requests", "1"],
+            &flood_err,
+        ),
         ("load picoclaw-hook, 1 GiB stdout (one line)", vec!["load", "--protocol", "picoclaw-hook", "--requests", "1"], &line_out),
         ("load picoclaw-hook, 1 GiB stderr", vec!["load", "--protocol", "picoclaw-hook", "--requests", "1"], &line_err),
-        ("certify promptkit-exec tool, 1 GiB stdout per probe", vec!["certify", "--protocol", "promptkit-exec", "--role", "tool", "--no-progress"], &flood_out),
+        (
+            "certify promptkit-exec tool, 1 GiB stdout per probe",
+            vec!["certify", "--protocol", "promptkit-exec", "--role", "tool", "--no-progress"],
+            &flood_out,
+        ),
     ];
     println!("MEMORY case                                                 peak RSS     wall      target");
     let mut worst = 0;
     for (name, args, script) in cases {
         let mut argv: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        argv.extend(["--timeout-ms".into(), "120000".into(), "--format".into(), "json".into(), "--".into(), "sh".into(), "-c".into(), script.to_string()]);
+        argv.extend([
+            "--timeout-ms".into(),
+            "120000".into(),
+            "--format".into(),
+            "json".into(),
+            "--".into(),
+            "sh".into(),
+            "-c".into(),
+            script.to_string(),
+        ]);
         let start = Instant::now();
         let peak = peak_rss_kib(proctor, &argv);
         let wall = start.elapsed();
@@ -46,14 +67,19 @@ fn main() {
             None => println!("MEMORY {name:<52} could not be measured"),
         }
     }
-    println!("RATIO memory: worst peak RSS {:.1} MiB / 64 MiB = {:.2} (target < 1.0)", worst as f64 / 1024.0, worst as f64 / LIMIT_KIB as f64);
+    println!(
+        "RATIO memory: worst peak RSS {:.1} MiB / 64 MiB = {:.2} (target < 1.0)",
+        worst as f64 / 1024.0,
+        worst as f64 / LIMIT_KIB as f64
+    );
 }
 
 /// Peak RSS of `program argv…` in KiB.
 fn peak_rss_kib(program: &str, argv: &[String]) -> Option<u64> {
     let time = Path::new("/usr/bin/time");
     if time.exists() {
-        let out = Command::new(time).args(["-f", "%M", "--", program]).args(argv).stdout(Stdio::null()).stderr(Stdio::piped()).output().ok()?;
+        let out =
+            Command::new(time).args(["-f", "%M", "--", program]).args(argv).stdout(Stdio::null()).stderr(Stdio::piped()).output().ok()?;
         // The last stderr line is time's; proctor's own messages come before it.
         return String::from_utf8_lossy(&out.stderr).lines().last()?.trim().parse().ok();
     }
@@ -61,7 +87,10 @@ fn peak_rss_kib(program: &str, argv: &[String]) -> Option<u64> {
     let status = format!("/proc/{}/status", child.id());
     let mut peak = None;
     while child.try_wait().ok()?.is_none() {
-        if let Some(kib) = std::fs::read_to_string(&status).ok().and_then(|s| s.lines().find_map(|l| l.strip_prefix("VmHWM:")?.trim().strip_suffix("kB")?.trim().parse().ok())) {
+        if let Some(kib) = std::fs::read_to_string(&status)
+            .ok()
+            .and_then(|s| s.lines().find_map(|l| l.strip_prefix("VmHWM:")?.trim().strip_suffix("kB")?.trim().parse().ok()))
+        {
             peak = Some(kib);
         }
         std::thread::sleep(Duration::from_millis(2));

@@ -32,7 +32,11 @@ expect:
 ";
 
 fn env() -> RunEnv {
-    RunEnv { root: Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new(".")).to_path_buf(), mock_program: PathBuf::from(env!("CARGO_BIN_EXE_proctor")), record_dir: None }
+    RunEnv {
+        root: Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new(".")).to_path_buf(),
+        mock_program: PathBuf::from(env!("CARGO_BIN_EXE_proctor")),
+        record_dir: None,
+    }
 }
 
 /// Runs `copies` scenarios at once; panics if one fails (a broken bench is no bench).
@@ -52,7 +56,10 @@ async fn run_all(scenario: &Arc<Scenario>, env: &Arc<RunEnv>, copies: usize) {
 /// utime, stime, cutime, cstime; USER_HZ is 100 on Linux).
 fn cpu_time() -> Duration {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<u64> = stat.rsplit_once(')').map(|(_, r)| r.split_whitespace().skip(11).take(4).filter_map(|f| f.parse().ok()).collect()).unwrap_or_default();
+    let fields: Vec<u64> = stat
+        .rsplit_once(')')
+        .map(|(_, r)| r.split_whitespace().skip(11).take(4).filter_map(|f| f.parse().ok()).collect())
+        .unwrap_or_default();
     Duration::from_millis(fields.iter().sum::<u64>() * 10)
 }
 

@@ -25,7 +25,8 @@ pub fn trials(dir: &Path, env: RunEnv) -> Vec<Trial> {
         .unwrap_or_default()
         .into_iter()
         .map(|path| {
-            let name = path.strip_prefix(dir).unwrap_or(&path).with_extension("").to_string_lossy().replace(std::path::MAIN_SEPARATOR, "::");
+            let name =
+                path.strip_prefix(dir).unwrap_or(&path).with_extension("").to_string_lossy().replace(std::path::MAIN_SEPARATOR, "::");
             let env = env.clone();
             Trial::test(name, move || run_one(&path, &env))
         })

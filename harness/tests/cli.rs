@@ -67,7 +67,12 @@ fn every_format_renders_and_output_goes_to_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let plugin = mock("runok-extension", &["--fault", "status-uppercase"]);
     let plugin: Vec<&str> = plugin.iter().map(String::as_str).collect();
-    for (format, needle) in [("text", "RUNOK-STATUS"), ("json", "\"verdict\": \"nonconformant\""), ("junit", "<testsuites"), ("markdown", "| ❌ fail | `RUNOK-STATUS`")] {
+    for (format, needle) in [
+        ("text", "RUNOK-STATUS"),
+        ("json", "\"verdict\": \"nonconformant\""),
+        ("junit", "<testsuites"),
+        ("markdown", "| ❌ fail | `RUNOK-STATUS`"),
+    ] {
         let file = dir.path().join(format!("report.{format}"));
         let f = file.display().to_string();
         let mut args = vec!["certify", "--protocol", "runok-extension", "--format", format, "--output", &f, "--"];
@@ -77,7 +82,10 @@ fn every_format_renders_and_output_goes_to_the_file() {
         assert!(out.is_empty(), "{format}: the report goes to the file, not stdout");
         let written = std::fs::read_to_string(&file).unwrap();
         assert!(written.contains(needle), "{format} report lacks {needle:?}:\n{written}");
-        assert!(written.contains("received") || format == "json" || format == "junit" || written.contains("ALLOW"), "{format} shows evidence");
+        assert!(
+            written.contains("received") || format == "json" || format == "junit" || written.contains("ALLOW"),
+            "{format} shows evidence"
+        );
     }
 }
 
@@ -85,7 +93,11 @@ fn every_format_renders_and_output_goes_to_the_file() {
 fn text_output_escapes_terminal_controls_from_plugins() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("evil.sh");
-    std::fs::write(&script, "#!/bin/sh\ncat >/dev/null\nprintf '\\033[2J{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"allow\"}}'\n").unwrap();
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncat >/dev/null\nprintf '\\033[2J{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"allow\"}}'\n",
+    )
+    .unwrap();
     let s = script.display().to_string();
     let (code, out, _) = run(&["certify", "--protocol", "runok-extension", "--", "sh", &s]);
     assert_eq!(code, 1);

@@ -13,20 +13,12 @@ pub fn proctor() -> &'static str {
 }
 
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }
 
 /// The argv of the mock plugin speaking `protocol` with extra flags.
 pub fn mock(protocol: &str, flags: &[&str]) -> Vec<String> {
-    let mut argv = vec![
-        proctor().to_string(),
-        "mock-plugin".into(),
-        "--protocol".into(),
-        protocol.into(),
-    ];
+    let mut argv = vec![proctor().to_string(), "mock-plugin".into(), "--protocol".into(), protocol.into()];
     argv.extend(flags.iter().map(|s| s.to_string()));
     argv
 }
@@ -56,12 +48,7 @@ pub fn certify_json(certify_flags: &[&str], plugin: &[String]) -> (i32, Value, O
 
 /// Every result of check `id` in a report.
 pub fn results<'a>(report: &'a Value, id: &str) -> Vec<&'a Value> {
-    report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .filter(|c| c["id"] == id)
-        .collect()
+    report["checks"].as_array().expect("checks").iter().filter(|c| c["id"] == id).collect()
 }
 
 /// A short listing of a report's non-passing results, for assertion messages.
@@ -71,15 +58,7 @@ pub fn problems(report: &Value) -> String {
         .into_iter()
         .flatten()
         .filter(|c| c["status"] != "pass")
-        .map(|c| {
-            format!(
-                "{} {} [{}]: {}",
-                c["status"],
-                c["id"],
-                c["profile"].as_str().unwrap_or(""),
-                c["message"].as_str().unwrap_or("")
-            )
-        })
+        .map(|c| format!("{} {} [{}]: {}", c["status"], c["id"], c["profile"].as_str().unwrap_or(""), c["message"].as_str().unwrap_or("")))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -95,11 +74,8 @@ pub fn marked(marker: &str) -> Vec<u32> {
         let Ok(env) = std::fs::read(entry.path().join("environ")) else {
             continue;
         };
-        let zombie = std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|s| {
-            s.rsplit(')')
-                .next()
-                .is_some_and(|r| r.trim_start().starts_with('Z'))
-        });
+        let zombie = std::fs::read_to_string(entry.path().join("stat"))
+            .is_ok_and(|s| s.rsplit(')').next().is_some_and(|r| r.trim_start().starts_with('Z')));
         if !zombie && env.split(|b| *b == 0).any(|var| var == needle.as_bytes()) {
             pids.push(pid);
         }

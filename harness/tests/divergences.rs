@@ -91,7 +91,10 @@ fn observe(id: &str) {
             let (pk, _) = recorded("promptkit-server", None, "promptkit@86d9f36", &[]);
             let (doc, _) = recorded("promptkit-server", None, "documented", &[]);
             let first = pk[0].lines().next().unwrap();
-            assert!(first.starts_with(r#"{"jsonrpc":"2.0","method":"execute","params":{"args":"#) && first.ends_with(r#","id":1}"#), "{first}");
+            assert!(
+                first.starts_with(r#"{"jsonrpc":"2.0","method":"execute","params":{"args":"#) && first.ends_with(r#","id":1}"#),
+                "{first}"
+            );
             assert!(doc[0].starts_with(r#"{"jsonrpc":"2.0","id":1,"method":"execute""#), "{}", doc[0]);
         }
         "promptkit.server-line-limit-10mib" => {

@@ -21,39 +21,66 @@ fn conformant(flags: &[&str], interp: &str, plugin: &str) {
 
 #[test]
 fn picoclaw_review_gate_is_conformant() {
-    conformant(&["--protocol", "picoclaw-hook", "--cases", "examples/picoclaw-hook/review_gate.cases.yaml"], "python3", "examples/picoclaw-hook/review_gate.py");
+    conformant(
+        &["--protocol", "picoclaw-hook", "--cases", "examples/picoclaw-hook/review_gate.cases.yaml"],
+        "python3",
+        "examples/picoclaw-hook/review_gate.py",
+    );
 }
 
 #[test]
 fn promptkit_server_kv_is_conformant() {
-    conformant(&["--protocol", "promptkit-server", "--cases", "examples/promptkit-server/kv_server.cases.yaml"], "python3", "examples/promptkit-server/kv_server.py");
+    conformant(
+        &["--protocol", "promptkit-server", "--cases", "examples/promptkit-server/kv_server.cases.yaml"],
+        "python3",
+        "examples/promptkit-server/kv_server.py",
+    );
 }
 
 #[test]
 fn promptkit_exec_examples_are_conformant() {
-    for (role, stem) in [("tool", "weather_tool"), ("tool-hook", "pii_tool_hook"), ("provider-hook", "provider_hook"), ("session-hook", "audit_session_hook"), ("eval", "tone_eval")] {
+    for (role, stem) in [
+        ("tool", "weather_tool"),
+        ("tool-hook", "pii_tool_hook"),
+        ("provider-hook", "provider_hook"),
+        ("session-hook", "audit_session_hook"),
+        ("eval", "tone_eval"),
+    ] {
         let cases = format!("examples/promptkit-exec/{stem}.cases.yaml");
-        conformant(&["--protocol", "promptkit-exec", "--role", role, "--cases", &cases], "python3", &format!("examples/promptkit-exec/{stem}.py"));
+        conformant(
+            &["--protocol", "promptkit-exec", "--role", role, "--cases", &cases],
+            "python3",
+            &format!("examples/promptkit-exec/{stem}.py"),
+        );
     }
 }
 
 #[test]
 fn runok_examples_are_conformant() {
-    conformant(&["--protocol", "runok-extension", "--cases", "examples/runok-extension/env_guard.cases.yaml"], "sh", "examples/runok-extension/env_guard.sh");
-    conformant(&["--protocol", "runok-extension", "--cases", "examples/runok-extension/url_check.cases.yaml"], "python3", "examples/runok-extension/url_check.py");
+    conformant(
+        &["--protocol", "runok-extension", "--cases", "examples/runok-extension/env_guard.cases.yaml"],
+        "sh",
+        "examples/runok-extension/env_guard.sh",
+    );
+    conformant(
+        &["--protocol", "runok-extension", "--cases", "examples/runok-extension/url_check.cases.yaml"],
+        "python3",
+        "examples/runok-extension/url_check.py",
+    );
 }
 
 /// Asserts a real (not untestable) failure of `check`, under `profile` if given.
 fn fails(report: &serde_json::Value, check: &str, profile: Option<&str>) {
-    let hit = results(report, check).into_iter().any(|c| {
-        c["status"] == "fail" && c["detail"]["outcome"] == "fail" && profile.is_none_or(|p| c["profile"] == p)
-    });
+    let hit = results(report, check)
+        .into_iter()
+        .any(|c| c["status"] == "fail" && c["detail"]["outcome"] == "fail" && profile.is_none_or(|p| c["profile"] == p));
     assert!(hit, "expected {check} to fail{}:\n{}", profile.map(|p| format!(" under {p}")).unwrap_or_default(), problems(report));
 }
 
 #[test]
 fn buffered_hook_fails_flushed_with_the_reply_as_evidence() {
-    let (code, report, _) = certify_json(&["--protocol", "picoclaw-hook", "--timeout-ms", "1000"], &argv("python3", "examples/broken/buffered_hook.py"));
+    let (code, report, _) =
+        certify_json(&["--protocol", "picoclaw-hook", "--timeout-ms", "1000"], &argv("python3", "examples/broken/buffered_hook.py"));
     assert_eq!(code, 1);
     fails(&report, "FRAMING-FLUSHED", None);
     let flushed = results(&report, "FRAMING-FLUSHED")[0];
@@ -69,7 +96,8 @@ fn docs_tool_hook_passes_documented_but_fails_its_cases_as_implemented() {
     );
     assert_eq!(code, 1);
     fails(&report, "CASE-DECISION", Some("promptkit@86d9f36"));
-    let documented_failures: Vec<_> = report["checks"].as_array().unwrap().iter().filter(|c| c["profile"] == "documented" && c["status"] == "fail").collect();
+    let documented_failures: Vec<_> =
+        report["checks"].as_array().unwrap().iter().filter(|c| c["profile"] == "documented" && c["status"] == "fail").collect();
     assert!(documented_failures.is_empty(), "documented profile should pass: {documented_failures:?}");
     let case = results(&report, "CASE-DECISION").into_iter().find(|c| c["status"] == "fail").unwrap();
     assert!(case["evidence"]["sent"].as_str().unwrap().contains("\"Args\""), "evidence shows the PascalCase payload: {case}");
@@ -77,7 +105,8 @@ fn docs_tool_hook_passes_documented_but_fails_its_cases_as_implemented() {
 
 #[test]
 fn chatty_tool_fails_single_document_at_byte_zero() {
-    let (code, report, _) = certify_json(&["--protocol", "promptkit-exec", "--role", "tool"], &argv("python3", "examples/broken/chatty_tool.py"));
+    let (code, report, _) =
+        certify_json(&["--protocol", "promptkit-exec", "--role", "tool"], &argv("python3", "examples/broken/chatty_tool.py"));
     assert_eq!(code, 1);
     fails(&report, "FRAMING-SINGLE-DOCUMENT", None);
     let c = results(&report, "FRAMING-SINGLE-DOCUMENT").into_iter().find(|c| c["status"] == "fail").unwrap();

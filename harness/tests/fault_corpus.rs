@@ -75,14 +75,7 @@ struct Row {
 }
 
 const fn row(fault: &'static str, families: &'static [Family], expect: Expect) -> Row {
-    Row {
-        fault,
-        families,
-        expect,
-        mock: &[],
-        certify: &[],
-        message: None,
-    }
+    Row { fault, families, expect, mock: &[], certify: &[], message: None }
 }
 
 impl Row {
@@ -105,12 +98,7 @@ use Expect::{Fails, Harmless, Warns};
 const SINGLE_DOC: &[(&str, &str)] = &[("FRAMING-SINGLE-DOCUMENT", "framing")];
 const DEADLINE: &[(&str, &str)] = &[("ROBUST-DEADLINE", "timeout")];
 /// Generated tool calls, from a schema with a free-text string.
-const FUZZ: &[&str] = &[
-    "--fuzz",
-    "20",
-    "--schema",
-    "harness/tests/fixtures/fault_corpus/tool.schema.json",
-];
+const FUZZ: &[&str] = &["--fuzz", "20", "--schema", "harness/tests/fixtures/fault_corpus/tool.schema.json"];
 
 /// One row per (fault, family) the fault applies to; see [`plan`] for how a
 /// pair finds its row. Keep `Harmless` rows few, each with its reason.
@@ -285,9 +273,7 @@ fn representative_role(fault: Fault, family: Family) -> Option<Role> {
     if family != EXEC {
         return None;
     }
-    std::iter::once(Role::Tool)
-        .chain(family.roles().iter().copied())
-        .find(|&role| fault.applies_to(family, role))
+    std::iter::once(Role::Tool).chain(family.roles().iter().copied()).find(|&role| fault.applies_to(family, role))
 }
 
 /// Derives the pairs from [`Fault::ALL`] and `applies_to`, matching each to
@@ -295,20 +281,10 @@ fn representative_role(fault: Fault, family: Family) -> Option<Role> {
 fn plan() -> (Vec<Pair>, Vec<Problem>) {
     let mut pairs = Vec::new();
     let mut problems = Vec::new();
-    let mut problem = |fault: &str, family: &str, what: String| {
-        problems.push(Problem {
-            fault: fault.into(),
-            family: family.into(),
-            what,
-        })
-    };
+    let mut problem = |fault: &str, family: &str, what: String| problems.push(Problem { fault: fault.into(), family: family.into(), what });
     for row in ROWS {
         if row.fault.parse::<Fault>().is_err() {
-            problem(
-                row.fault,
-                "-",
-                "row names a fault that does not exist".into(),
-            );
+            problem(row.fault, "-", "row names a fault that does not exist".into());
         }
         if let Harmless(reason) = row.expect
             && reason.trim().is_empty()
@@ -317,49 +293,22 @@ fn plan() -> (Vec<Pair>, Vec<Problem>) {
         }
     }
     for &fault in Fault::ALL {
-        let families: Vec<Family> = Family::ALL
-            .into_iter()
-            .filter(|&f| fault.applies_to_family(f))
-            .collect();
+        let families: Vec<Family> = Family::ALL.into_iter().filter(|&f| fault.applies_to_family(f)).collect();
         if families.is_empty() {
-            problem(
-                fault.name(),
-                "-",
-                "applies to no family, so it is never tested".into(),
-            );
+            problem(fault.name(), "-", "applies to no family, so it is never tested".into());
         }
         for family in Family::ALL {
-            let rows: Vec<&Row> = ROWS
-                .iter()
-                .filter(|r| r.fault == fault.name() && r.families.contains(&family))
-                .collect();
+            let rows: Vec<&Row> = ROWS.iter().filter(|r| r.fault == fault.name() && r.families.contains(&family)).collect();
             let applies = families.contains(&family);
             match (applies, rows.as_slice()) {
                 (false, []) => {}
-                (false, _) => problem(
-                    fault.name(),
-                    family.name(),
-                    "stale row: the fault changes nothing for this family".into(),
-                ),
-                (true, []) => problem(
-                    fault.name(),
-                    family.name(),
-                    "no expectation row (add one to ROWS)".into(),
-                ),
+                (false, _) => problem(fault.name(), family.name(), "stale row: the fault changes nothing for this family".into()),
+                (true, []) => problem(fault.name(), family.name(), "no expectation row (add one to ROWS)".into()),
                 (true, [row]) => {
                     let role = representative_role(fault, family);
-                    pairs.push(Pair {
-                        fault,
-                        family,
-                        role,
-                        row: **row,
-                    });
+                    pairs.push(Pair { fault, family, role, row: **row });
                 }
-                (true, _) => problem(
-                    fault.name(),
-                    family.name(),
-                    format!("{} rows match; keep one", rows.len()),
-                ),
+                (true, _) => problem(fault.name(), family.name(), format!("{} rows match; keep one", rows.len())),
             }
         }
     }
@@ -405,15 +354,7 @@ fn certify(pair: &Pair, mark: &str) -> Run {
     let mut child = Command::new(proctor())
         .current_dir(repo_root())
         .env("PROCTOR_TEST_MARKER", mark)
-        .args([
-            "certify",
-            "--format",
-            "json",
-            "--no-progress",
-            TIMEOUT,
-            "--protocol",
-            family,
-        ])
+        .args(["certify", "--format", "json", "--no-progress", TIMEOUT, "--protocol", family])
         .args(&flags)
         .args(pair.row.certify)
         .arg("--")
@@ -456,15 +397,7 @@ fn certify(pair: &Pair, mark: &str) -> Run {
         std::thread::sleep(Duration::from_millis(50));
         leftover = marked(mark);
     }
-    Run {
-        code: status.code(),
-        stdout,
-        stderr,
-        elapsed,
-        peak_kib,
-        leftover,
-        killed,
-    }
+    Run { code: status.code(), stdout, stderr, elapsed, peak_kib, leftover, killed }
 }
 
 /// `id[profile]:kind` for every real failure or warning, for messages.
@@ -485,11 +418,7 @@ fn failures(report: &Value) -> String {
         .collect();
     seen.sort();
     seen.dedup();
-    if seen.is_empty() {
-        "none".into()
-    } else {
-        seen.join(", ")
-    }
+    if seen.is_empty() { "none".into() } else { seen.join(", ") }
 }
 
 /// Every way `run` misses `pair`'s row.
@@ -500,42 +429,21 @@ fn judge(pair: &Pair, run: &Run) -> Vec<String> {
         wrong.push(format!("proctor still running after {RUN_LIMIT:?}; killed"));
     }
     if stderr.contains("panicked") {
-        wrong.push(format!(
-            "proctor panicked: {}",
-            stderr
-                .lines()
-                .find(|l| l.contains("panicked"))
-                .unwrap_or("")
-        ));
+        wrong.push(format!("proctor panicked: {}", stderr.lines().find(|l| l.contains("panicked")).unwrap_or("")));
     }
     if !run.leftover.is_empty() {
-        wrong.push(format!(
-            "plugin processes alive {LEAK_WINDOW:?} after certify returned: pids {:?}",
-            run.leftover
-        ));
+        wrong.push(format!("plugin processes alive {LEAK_WINDOW:?} after certify returned: pids {:?}", run.leftover));
     }
     match run.peak_kib {
         None => wrong.push("proctor's peak RSS could not be read (wait4 failed)".into()),
-        Some(kib) if kib >= RSS_LIMIT_KIB => wrong.push(format!(
-            "proctor's peak RSS {kib} KiB >= {RSS_LIMIT_KIB} KiB"
-        )),
+        Some(kib) if kib >= RSS_LIMIT_KIB => wrong.push(format!("proctor's peak RSS {kib} KiB >= {RSS_LIMIT_KIB} KiB")),
         Some(_) => {}
     }
     let report: Value = match serde_json::from_slice(&run.stdout) {
         Ok(report) => report,
         Err(e) => {
-            let tail: String = stderr
-                .chars()
-                .rev()
-                .take(300)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
-            wrong.push(format!(
-                "exit {:?}, report is not JSON ({e}); stderr: {tail}",
-                run.code
-            ));
+            let tail: String = stderr.chars().rev().take(300).collect::<Vec<_>>().into_iter().rev().collect();
+            wrong.push(format!("exit {:?}, report is not JSON ({e}); stderr: {tail}", run.code));
             return wrong;
         }
     };
@@ -546,10 +454,7 @@ fn judge(pair: &Pair, run: &Run) -> Vec<String> {
     };
     let got = failures(&report);
     if run.code != Some(want_code) {
-        wrong.push(format!(
-            "exit {:?}, expected {want_code}; failures: {got}",
-            run.code
-        ));
+        wrong.push(format!("exit {:?}, expected {want_code}; failures: {got}", run.code));
     }
     let checks = report["checks"].as_array().cloned().unwrap_or_default();
     if let Harmless(_) = pair.row.expect {
@@ -563,22 +468,14 @@ fn judge(pair: &Pair, run: &Run) -> Vec<String> {
         .filter(|c| {
             c["status"] == wanted_status
                 && c["detail"]["outcome"] == "fail"
-                && acceptable
-                    .iter()
-                    .any(|(id, kind)| c["id"] == *id && c["detail"]["failure"]["kind"] == *kind)
+                && acceptable.iter().any(|(id, kind)| c["id"] == *id && c["detail"]["failure"]["kind"] == *kind)
         })
         .collect();
-    let want = acceptable
-        .iter()
-        .map(|(id, kind)| format!("{id}:{kind}"))
-        .collect::<Vec<_>>()
-        .join(" or ");
+    let want = acceptable.iter().map(|(id, kind)| format!("{id}:{kind}")).collect::<Vec<_>>().join(" or ");
     if hits.is_empty() {
         wrong.push(format!("expected {wanted_status} {want}; got: {got}"));
     } else if let Some(text) = pair.row.message
-        && !hits
-            .iter()
-            .any(|c| c["message"].as_str().is_some_and(|m| m.contains(text)))
+        && !hits.iter().any(|c| c["message"].as_str().is_some_and(|m| m.contains(text)))
     {
         let messages: Vec<&str> = hits.iter().filter_map(|c| c["message"].as_str()).collect();
         wrong.push(format!("{want} message lacks {text:?}: {messages:?}"));
@@ -609,20 +506,9 @@ fn table(rows: &[(String, String, String)]) -> String {
 #[test]
 fn every_fault_has_exactly_one_row_per_family_it_applies_to() {
     let (pairs, problems) = plan();
-    let rows: Vec<_> = problems
-        .into_iter()
-        .map(|p| (p.fault, p.family, p.what))
-        .collect();
-    assert!(
-        rows.is_empty(),
-        "the fault corpus table is out of step with the code:\n{}",
-        table(&rows)
-    );
-    assert!(
-        pairs.len() >= Fault::ALL.len(),
-        "only {} pairs",
-        pairs.len()
-    );
+    let rows: Vec<_> = problems.into_iter().map(|p| (p.fault, p.family, p.what)).collect();
+    assert!(rows.is_empty(), "the fault corpus table is out of step with the code:\n{}", table(&rows));
+    assert!(pairs.len() >= Fault::ALL.len(), "only {} pairs", pairs.len());
 }
 
 #[test]
@@ -670,21 +556,11 @@ fn every_fault_on_every_family_is_judged_and_cleaned_up() {
             ),
         ));
         for what in wrong {
-            problems.push(Problem {
-                fault: fault.clone(),
-                family: family.clone(),
-                what: what.clone(),
-            });
+            problems.push(Problem { fault: fault.clone(), family: family.clone(), what: what.clone() });
         }
     }
-    let peak = done
-        .iter()
-        .filter_map(|(_, r, _)| r.peak_kib.map(|k| (k, r)))
-        .max_by_key(|(k, _)| *k);
-    let slowest = done
-        .iter()
-        .max_by_key(|(_, r, _)| r.elapsed)
-        .map(|(p, r, _)| (p.label(), r.elapsed));
+    let peak = done.iter().filter_map(|(_, r, _)| r.peak_kib.map(|k| (k, r))).max_by_key(|(k, _)| *k);
+    let slowest = done.iter().max_by_key(|(_, r, _)| r.elapsed).map(|(p, r, _)| (p.label(), r.elapsed));
     println!("{}", table(&summary));
     println!(
         "{} pairs in {:.1} s on {THREADS} threads; highest proctor peak RSS {} KiB; slowest {:?}",
@@ -693,14 +569,6 @@ fn every_fault_on_every_family_is_judged_and_cleaned_up() {
         peak.map_or(0, |(k, _)| k),
         slowest
     );
-    let rows: Vec<_> = problems
-        .into_iter()
-        .map(|p| (p.fault, p.family, p.what))
-        .collect();
-    assert!(
-        rows.is_empty(),
-        "{} problem(s) in the fault corpus:\n{}",
-        rows.len(),
-        table(&rows)
-    );
+    let rows: Vec<_> = problems.into_iter().map(|p| (p.fault, p.family, p.what)).collect();
+    assert!(rows.is_empty(), "{} problem(s) in the fault corpus:\n{}", rows.len(), table(&rows));
 }

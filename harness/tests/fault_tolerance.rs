@@ -45,7 +45,11 @@ fn failed(report: &Value, id: &str) -> bool {
 #[test]
 fn a_hanging_one_shot_plugin_is_judged_at_its_deadline() {
     let m = marker("hang");
-    let (code, report, elapsed) = certify_marked(&m, &["--protocol", "promptkit-exec", "--role", "tool", "--timeout-ms", "300"], &mock("promptkit-exec", &["--role", "tool", "--fault", "hang"]));
+    let (code, report, elapsed) = certify_marked(
+        &m,
+        &["--protocol", "promptkit-exec", "--role", "tool", "--timeout-ms", "300"],
+        &mock("promptkit-exec", &["--role", "tool", "--fault", "hang"]),
+    );
     assert_eq!(code, 1);
     assert!(failed(&report, "ROBUST-DEADLINE"));
     let d = &results(&report, "ROBUST-DEADLINE")[0]["detail"]["failure"];
@@ -80,7 +84,8 @@ fn a_grandchild_holding_stdout_never_hangs_proctor() {
         let (code, report, elapsed) = certify_marked(&m, &certify, &mock(protocol, &plugin_flags));
         assert_eq!(code, 1, "{protocol}");
         assert!(failed(&report, "LIFECYCLE-NO-LEFTOVER"), "{protocol}");
-        let leftover = &results(&report, "LIFECYCLE-NO-LEFTOVER").into_iter().find(|c| c["status"] == "fail").unwrap()["detail"]["failure"]["leftover"];
+        let leftover = &results(&report, "LIFECYCLE-NO-LEFTOVER").into_iter().find(|c| c["status"] == "fail").unwrap()["detail"]["failure"]
+            ["leftover"];
         assert_eq!(leftover["stdout_held_open"], true, "{protocol}: {leftover}");
         // The grandchild sleeps 30 s; proctor must not wait for it.
         assert!(elapsed < Duration::from_secs(25), "{protocol} took {elapsed:?}");
@@ -91,11 +96,16 @@ fn a_grandchild_holding_stdout_never_hangs_proctor() {
 #[test]
 fn floods_on_stdout_and_stderr_are_survived() {
     let m = marker("flood");
-    let (_, report, _) = certify_marked(&m, &["--protocol", "promptkit-exec", "--role", "tool", "--profile", "documented"], &mock("promptkit-exec", &["--role", "tool", "--fault", "stdout-flood"]));
+    let (_, report, _) = certify_marked(
+        &m,
+        &["--protocol", "promptkit-exec", "--role", "tool", "--profile", "documented"],
+        &mock("promptkit-exec", &["--role", "tool", "--fault", "stdout-flood"]),
+    );
     assert!(failed(&report, "FRAMING-SINGLE-DOCUMENT"));
     let received = results(&report, "FRAMING-SINGLE-DOCUMENT")[0]["evidence"]["received"].as_str().unwrap().len();
     assert!(received < 64 * 1024, "evidence is capped, got {received} bytes");
-    let (code, report, _) = certify_marked(&m, &["--protocol", "promptkit-server"], &mock("promptkit-server", &["--fault", "stderr-flood"]));
+    let (code, report, _) =
+        certify_marked(&m, &["--protocol", "promptkit-server"], &mock("promptkit-server", &["--fault", "stderr-flood"]));
     assert_eq!(code, 0, "stderr is drained, so a chatty plugin still answers: {}", common::problems(&report));
     assert_nothing_left(&m);
 }

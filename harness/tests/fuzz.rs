@@ -33,9 +33,10 @@ fn printed_case(result: &Value) -> String {
 
 #[test]
 fn well_behaved_tools_hold_for_every_generated_input() {
-    for (protocol, mock_flags) in
-        [(&["--protocol", "promptkit-exec", "--role", "tool"][..], &["--role", "tool"][..]), (&["--protocol", "promptkit-server"][..], &[][..])]
-    {
+    for (protocol, mock_flags) in [
+        (&["--protocol", "promptkit-exec", "--role", "tool"][..], &["--role", "tool"][..]),
+        (&["--protocol", "promptkit-server"][..], &[][..]),
+    ] {
         let family = protocol[1];
         let (code, report, _) = certify_json(&fuzz_flags(protocol, "100"), &mock(family, mock_flags));
         assert_eq!(code, 0, "{family}:\n{}", problems(&report));
@@ -97,7 +98,14 @@ fn the_same_seed_gives_the_same_report_and_text_names_the_seed() {
     assert_eq!(fuzz_results(&a)[0]["message"], fuzz_results(&b)[0]["message"]);
     assert!(fuzz_results(&a)[0]["message"].as_str().unwrap().contains("--fuzz-seed 77"));
 
-    let out = Command::new(proctor()).current_dir(repo_root()).args(["certify", "--no-progress"]).args(&flags).arg("--").args(&faulty).output().unwrap();
+    let out = Command::new(proctor())
+        .current_dir(repo_root())
+        .args(["certify", "--no-progress"])
+        .args(&flags)
+        .arg("--")
+        .args(&faulty)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("fuzz: 30 generated inputs per profile from seed 77 (rerun with --fuzz 30 --fuzz-seed 77)"), "{text}");
     assert!(text.contains("FAIL ROBUST-FUZZ"), "{text}");

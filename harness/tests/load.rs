@@ -32,7 +32,10 @@ fn assert_shape(r: &Value) {
         assert!(r["latency_us"][key].is_u64(), "latency_us.{key}: {r:#}");
     }
     let l = &r["latency_us"];
-    assert!(l["p50"].as_u64() <= l["p90"].as_u64() && l["p90"].as_u64() <= l["p99"].as_u64() && l["p99"].as_u64() <= l["max"].as_u64(), "{l}");
+    assert!(
+        l["p50"].as_u64() <= l["p90"].as_u64() && l["p90"].as_u64() <= l["p99"].as_u64() && l["p99"].as_u64() <= l["max"].as_u64(),
+        "{l}"
+    );
     assert!(r["plugin_rss_kib"].get("start").is_some() && r["plugin_rss_kib"].get("end").is_some(), "{r:#}");
 }
 
@@ -51,7 +54,8 @@ fn picoclaw_hook_pipelined() {
 
 #[test]
 fn promptkit_exec_one_process_per_request() {
-    let (code, r) = load(&["--protocol", "promptkit-exec", "--role", "tool", "--requests", "12", "--concurrency", "3"], &mock("promptkit-exec", &[]));
+    let (code, r) =
+        load(&["--protocol", "promptkit-exec", "--role", "tool", "--requests", "12", "--concurrency", "3"], &mock("promptkit-exec", &[]));
     assert_shape(&r);
     assert_eq!(code, 0, "{r:#}");
     assert_eq!(r["ok"], 12);
@@ -95,8 +99,12 @@ fn shipped_python_hook() {
 fn usage_errors_exit_2() {
     let out = Command::new(proctor()).args(["load", "--protocol", "promptkit-exec", "--", "true"]).output().expect("run proctor");
     assert_eq!(out.status.code(), Some(2), "no --role: {}", String::from_utf8_lossy(&out.stderr));
-    let out = Command::new(proctor()).args(["load", "--protocol", "picoclaw-hook", "--requests", "0", "--", "true"]).output().expect("run proctor");
+    let out = Command::new(proctor())
+        .args(["load", "--protocol", "picoclaw-hook", "--requests", "0", "--", "true"])
+        .output()
+        .expect("run proctor");
     assert_eq!(out.status.code(), Some(2));
-    let out = Command::new(proctor()).args(["load", "--protocol", "picoclaw-hook", "--", "/nonexistent/plugin"]).output().expect("run proctor");
+    let out =
+        Command::new(proctor()).args(["load", "--protocol", "picoclaw-hook", "--", "/nonexistent/plugin"]).output().expect("run proctor");
     assert_eq!(out.status.code(), Some(2), "unstartable plugin: {}", String::from_utf8_lossy(&out.stderr));
 }

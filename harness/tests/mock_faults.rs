@@ -12,8 +12,10 @@ use std::time::{Duration, Instant};
 
 use common::proctor;
 
-const HELLO: &str = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"hook.hello\",\"params\":{\"name\":\"t\",\"version\":1,\"modes\":[\"tool\"]}}\n";
-const BEFORE_TOOL: &str = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"hook.before_tool\",\"params\":{\"tool\":\"bash\",\"arguments\":{}}}\n";
+const HELLO: &str =
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"hook.hello\",\"params\":{\"name\":\"t\",\"version\":1,\"modes\":[\"tool\"]}}\n";
+const BEFORE_TOOL: &str =
+    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"hook.before_tool\",\"params\":{\"tool\":\"bash\",\"arguments\":{}}}\n";
 const AFTER_TOOL: &str = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"hook.after_tool\",\"params\":{\"tool\":\"bash\",\"arguments\":{}}}\n";
 
 /// A running mock plugin with its stdout and stderr read on threads.

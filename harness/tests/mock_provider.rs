@@ -57,7 +57,9 @@ fn curl(args: &[&str]) -> Reply {
     assert!(Command::new("curl").arg("--version").output().is_ok_and(|o| o.status.success()), "curl is required for these tests");
     let out = Command::new("curl").args(["-sS", "-i", "-N", "--max-time", "20"]).args(args).output().expect("run curl");
     let raw = String::from_utf8(out.stdout).expect("UTF-8 from the server");
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP head in {raw:?}; curl stderr: {}", String::from_utf8_lossy(&out.stderr)));
+    let (head, body) = raw
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no HTTP head in {raw:?}; curl stderr: {}", String::from_utf8_lossy(&out.stderr)));
     let status = head.get(9..12).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status in {head:?}"));
     Reply { status, head: head.to_ascii_lowercase(), body: body.to_string(), curl_code: out.status.code().unwrap_or(-1) }
 }
@@ -101,7 +103,10 @@ fn stream_chunks(reply: &Reply) -> Vec<Value> {
     let events = sse_events(&reply.body);
     assert_eq!(events.last().map(String::as_str), Some("[DONE]"), "the stream must end with data: [DONE]: {events:?}");
     assert_eq!(events.iter().filter(|e| *e == "[DONE]").count(), 1);
-    events[..events.len() - 1].iter().map(|e| serde_json::from_str(e).unwrap_or_else(|err| panic!("chunk is not JSON ({err}): {e}"))).collect()
+    events[..events.len() - 1]
+        .iter()
+        .map(|e| serde_json::from_str(e).unwrap_or_else(|err| panic!("chunk is not JSON ({err}): {e}")))
+        .collect()
 }
 
 fn deltas(chunks: &[Value]) -> Vec<&Value> {
@@ -137,7 +142,10 @@ fn tool_calls_carry_ids_and_json_string_arguments() {
     assert_eq!(body["choices"][0]["finish_reason"], "tool_calls");
     let calls = message["tool_calls"].as_array().expect("tool_calls");
     assert_eq!(calls.len(), 2);
-    assert_eq!((calls[0]["id"].as_str(), calls[0]["type"].as_str(), calls[0]["function"]["name"].as_str()), (Some("call_0_get_weather"), Some("function"), Some("get_weather")));
+    assert_eq!(
+        (calls[0]["id"].as_str(), calls[0]["type"].as_str(), calls[0]["function"]["name"].as_str()),
+        (Some("call_0_get_weather"), Some("function"), Some("get_weather"))
+    );
     let args: Value = serde_json::from_str(calls[0]["function"]["arguments"].as_str().expect("arguments is a string")).unwrap();
     assert_eq!(args, json!({"city": "Paris", "unit": "celsius"}));
     assert_eq!(calls[1]["id"], "call_time");
@@ -153,7 +161,10 @@ fn strict_mode_refuses_a_miss_naming_the_nearest_round_and_keeps_it() {
     assert_eq!(miss.status, 400, "{miss:?}");
     let error = &miss.json()["error"];
     let message = error["message"].as_str().unwrap();
-    assert!(message.contains("round 3") && message.contains("It is 18 degrees") && message.contains("expected the last message from tool"), "{message}");
+    assert!(
+        message.contains("round 3") && message.contains("It is 18 degrees") && message.contains("expected the last message from tool"),
+        "{message}"
+    );
     assert_eq!((error["type"].as_str(), error["code"].as_str()), (Some("invalid_request_error"), Some("script_miss")));
     // The miss consumed nothing: round 3 still answers the right request.
     let mut tool = user("Weather?");
@@ -204,7 +215,10 @@ fn streaming_is_sse_with_role_content_finish_and_done() {
     let chunks = stream_chunks(&server.post(&streamed("Search", false)));
     let d = deltas(&chunks);
     let call_deltas: Vec<&Value> = d.iter().filter_map(|d| d["tool_calls"].get(0)).collect();
-    assert_eq!((call_deltas[0]["index"].as_u64(), call_deltas[0]["id"].as_str(), call_deltas[0]["function"]["name"].as_str()), (Some(0), Some("call_0_search"), Some("search")));
+    assert_eq!(
+        (call_deltas[0]["index"].as_u64(), call_deltas[0]["id"].as_str(), call_deltas[0]["function"]["name"].as_str()),
+        (Some(0), Some("call_0_search"), Some("search"))
+    );
     let args: String = call_deltas.iter().filter_map(|c| c["function"]["arguments"].as_str()).collect();
     assert_eq!(serde_json::from_str::<Value>(&args).unwrap(), json!({"query": "rust sse framing", "limit": 3}));
     assert_eq!(chunks.last().unwrap()["choices"][0]["finish_reason"], "tool_calls");
@@ -224,7 +238,10 @@ fn scripted_429_has_retry_after_and_500_is_a_server_error() {
     let limited = server.post(&user("Hello"));
     assert_eq!(limited.status, 429, "{limited:?}");
     assert!(limited.head.contains("\r\nretry-after: 1\r\n") || limited.head.ends_with("\r\nretry-after: 1"), "{}", limited.head);
-    assert_eq!(limited.json()["error"], json!({"message": "Rate limit reached: slow down", "type": "rate_limit_error", "param": null, "code": "rate_limit_exceeded"}));
+    assert_eq!(
+        limited.json()["error"],
+        json!({"message": "Rate limit reached: slow down", "type": "rate_limit_error", "param": null, "code": "rate_limit_exceeded"})
+    );
     let failed = server.post(&user("Hello"));
     assert_eq!(failed.status, 500, "{failed:?}");
     assert!(!failed.head.contains("retry-after"));
@@ -283,7 +300,9 @@ fn journal_lists_every_request_over_http_and_in_the_file() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| (e["seq"].as_u64().unwrap(), e["path"].as_str().unwrap(), e["answer"]["kind"].as_str().unwrap(), e["answer"]["round"].as_u64()))
+        .map(|e| {
+            (e["seq"].as_u64().unwrap(), e["path"].as_str().unwrap(), e["answer"]["kind"].as_str().unwrap(), e["answer"]["round"].as_u64())
+        })
         .collect();
     assert_eq!(
         summary,

@@ -19,7 +19,8 @@ fn run_mini_runtime(dir: &Path, flags: &[&str]) -> (i32, Value) {
     let scenario = repo_root().join(SCENARIO);
     let journal = dir.join("llm.journal.jsonl");
     let provider = MockProvider::serve(&scenario, &["--journal", journal.to_str().unwrap()]);
-    let plugin = format!("{} mock-plugin --scenario {} --plugin kv --record {}", proctor(), scenario.display(), dir.join("kv.jsonl").display());
+    let plugin =
+        format!("{} mock-plugin --scenario {} --plugin kv --record {}", proctor(), scenario.display(), dir.join("kv.jsonl").display());
     let runtime = Command::new("python3")
         .current_dir(repo_root())
         .env_remove("PYTHONUNBUFFERED")
@@ -54,7 +55,9 @@ fn a_runtime_that_restarts_its_dead_server_is_conformant() {
     let dir = tempfile::tempdir().unwrap();
     let (code, report) = run_mini_runtime(dir.path(), &["--restart-dead"]);
     assert_eq!(code, 0, "{}", common::problems(&report));
-    for check in ["RUNTIME-RESTARTS-DEAD-SERVER", "RUNTIME-IDS-INCREASING", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"] {
+    for check in
+        ["RUNTIME-RESTARTS-DEAD-SERVER", "RUNTIME-IDS-INCREASING", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"]
+    {
         assert_eq!(statuses(&report, check), ["pass"], "{check}");
     }
 }

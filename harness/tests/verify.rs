@@ -15,7 +15,13 @@ fn verify(scenario: &Path, records: &Path) -> (i32, serde_json::Value) {
 }
 
 fn verify_with(scenario: &Path, args: &[&std::ffi::OsStr]) -> (i32, serde_json::Value) {
-    let out = Command::new(proctor()).current_dir(repo_root()).args(["verify", "--format", "json", "--scenario"]).arg(scenario).args(args).output().unwrap();
+    let out = Command::new(proctor())
+        .current_dir(repo_root())
+        .args(["verify", "--format", "json", "--scenario"])
+        .arg(scenario)
+        .args(args)
+        .output()
+        .unwrap();
     let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code().unwrap_or(-1), report)
 }
@@ -53,7 +59,13 @@ fn proctors_own_pipelines_pass_verify() {
 /// (`proctor run --record-dir`), then verifies its records and LLM journal.
 fn run_then_verify(scenario: &str) -> (i32, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
-    let run = Command::new(proctor()).current_dir(repo_root()).args(["run", "--no-progress", "--record-dir"]).arg(dir.path()).arg(scenario).output().unwrap();
+    let run = Command::new(proctor())
+        .current_dir(repo_root())
+        .args(["run", "--no-progress", "--record-dir"])
+        .arg(dir.path())
+        .arg(scenario)
+        .output()
+        .unwrap();
     assert!(run.status.success(), "{scenario} did not pass: {}", String::from_utf8_lossy(&run.stdout));
     let journal = dir.path().join("llm.journal.jsonl");
     verify_with(&repo_root().join(scenario), &["--record".as_ref(), dir.path().as_os_str(), "--journal".as_ref(), journal.as_os_str()])
@@ -121,14 +133,32 @@ fn every_runtime_check_bites() {
         record(&records, b.bad, b.bad_eof);
         let (code, report) = verify(&scenario, &records);
         assert_eq!(code, 1, "{}", b.check);
-        assert!(results(&report, b.check).iter().any(|c| c["status"] == "fail"), "{} did not fail:\n{}", b.check, common::problems(&report));
+        assert!(
+            results(&report, b.check).iter().any(|c| c["status"] == "fail"),
+            "{} did not fail:\n{}",
+            b.check,
+            common::problems(&report)
+        );
 
         record(&records, b.good, b.good_eof);
         let (_, report) = verify(&scenario, &records);
-        assert!(results(&report, b.check).iter().all(|c| c["status"] == "pass"), "{} did not pass:\n{}", b.check, common::problems(&report));
+        assert!(
+            results(&report, b.check).iter().all(|c| c["status"] == "pass"),
+            "{} did not pass:\n{}",
+            b.check,
+            common::problems(&report)
+        );
     }
     // Judged with more than one record or with a journal: their own tests below.
-    let elsewhere = ["RUNTIME-EXPECTED-CALLS", "RUNTIME-EXPECTED-RESULTS", "RUNTIME-RESTARTS-DEAD-SERVER", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT", "RUNTIME-LATE-REPLY-DISCARDED"];
+    let elsewhere = [
+        "RUNTIME-EXPECTED-CALLS",
+        "RUNTIME-EXPECTED-RESULTS",
+        "RUNTIME-RESTARTS-DEAD-SERVER",
+        "RUNTIME-LLM-REQUEST",
+        "RUNTIME-LLM-TOOL-RESULTS",
+        "RUNTIME-LLM-SCRIPT",
+        "RUNTIME-LATE-REPLY-DISCARDED",
+    ];
     let covered = |id: &str| BITES.iter().any(|b| b.check == id) || elsewhere.contains(&id);
     let missing: Vec<&str> = CATALOGUE.iter().filter(|c| c.group == Group::Runtime).map(|c| c.id).filter(|id| !covered(id)).collect();
     assert!(missing.is_empty(), "runtime checks without a failing and a passing record: {missing:?}");
@@ -167,7 +197,12 @@ const TWO_CALLS: &str = "id: t/two\nruntime: promptkit\nplugins:\n  - {name: hoo
 const EXECUTE_1: &str = "{\"jsonrpc\":\"2.0\",\"method\":\"execute\",\"params\":{\"args\":{\"n\":1}},\"id\":1}\n";
 
 fn status(report: &serde_json::Value, check: &str) -> Vec<(String, String)> {
-    results(report, check).iter().map(|c| (c["status"].as_str().unwrap_or_default().to_string(), c["detail"]["failure"]["kind"].as_str().unwrap_or_default().to_string())).collect()
+    results(report, check)
+        .iter()
+        .map(|c| {
+            (c["status"].as_str().unwrap_or_default().to_string(), c["detail"]["failure"]["kind"].as_str().unwrap_or_default().to_string())
+        })
+        .collect()
 }
 
 #[test]
@@ -233,7 +268,11 @@ fn what_the_runtime_sent_the_llm_is_judged_from_the_journal() {
     std::fs::write(&scenario, TWO_CALLS).unwrap();
     let file = dir.path().join("llm.jsonl");
     let args = ["--journal".as_ref(), file.as_os_str()];
-    let good = [serde_json::json!([user()]), serde_json::json!([user(), assistant(1), tool("one")]), serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("two")])];
+    let good = [
+        serde_json::json!([user()]),
+        serde_json::json!([user(), assistant(1), tool("one")]),
+        serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("two")]),
+    ];
 
     journal(&file, &good);
     let (code, report) = verify_with(&scenario, &args);
@@ -246,12 +285,24 @@ fn what_the_runtime_sent_the_llm_is_judged_from_the_journal() {
     let bad: Vec<(Vec<serde_json::Value>, &str, &str)> = vec![
         (vec![serde_json::json!({"messages": [user()]}), good[1].clone(), good[2].clone()], "RUNTIME-LLM-REQUEST", "mismatch"),
         (vec![good[0].clone(), serde_json::json!([user(), assistant(1)]), good[2].clone()], "RUNTIME-LLM-TOOL-RESULTS", "missing"),
-        (vec![good[0].clone(), serde_json::json!([user(), assistant(1), tool("one"), tool("again")]), good[2].clone()], "RUNTIME-LLM-TOOL-RESULTS", "unexpected"),
+        (
+            vec![good[0].clone(), serde_json::json!([user(), assistant(1), tool("one"), tool("again")]), good[2].clone()],
+            "RUNTIME-LLM-TOOL-RESULTS",
+            "unexpected",
+        ),
         (vec![good[0].clone(), good[1].clone()], "RUNTIME-LLM-SCRIPT", "missing"),
         // The second call was never answered although the script goes on.
         (vec![good[0].clone(), good[1].clone()], "RUNTIME-LLM-TOOL-RESULTS", "missing"),
         (vec![good[0].clone(), good[1].clone(), good[2].clone(), good[2].clone()], "RUNTIME-LLM-SCRIPT", "unexpected"),
-        (vec![good[0].clone(), good[1].clone(), serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("two"), user()])], "RUNTIME-LLM-SCRIPT", "mismatch"),
+        (
+            vec![
+                good[0].clone(),
+                good[1].clone(),
+                serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("two"), user()]),
+            ],
+            "RUNTIME-LLM-SCRIPT",
+            "mismatch",
+        ),
     ];
     for (requests, check, kind) in bad {
         journal(&file, &requests);
@@ -265,7 +316,11 @@ fn what_the_runtime_sent_the_llm_is_judged_from_the_journal() {
 fn expected_tool_results_are_judged_from_what_the_llm_was_told() {
     let dir = tempfile::tempdir().unwrap();
     let scenario = dir.path().join("s.yaml");
-    std::fs::write(&scenario, format!("{TWO_CALLS}expect:\n  tool_results:\n    - {{tool: hook, contains: one}}\n    - {{tool: hook, contains: two}}\n")).unwrap();
+    std::fs::write(
+        &scenario,
+        format!("{TWO_CALLS}expect:\n  tool_results:\n    - {{tool: hook, contains: one}}\n    - {{tool: hook, contains: two}}\n"),
+    )
+    .unwrap();
     let file = dir.path().join("llm.jsonl");
     let args = ["--journal".as_ref(), file.as_os_str()];
     let (first, second) = (serde_json::json!([user()]), serde_json::json!([user(), assistant(1), tool("one")]));
@@ -280,7 +335,12 @@ fn expected_tool_results_are_judged_from_what_the_llm_was_told() {
     journal(&file, &[first.clone(), second.clone(), serde_json::json!([user(), assistant(1), tool("one"), assistant(2), tool("blocked")])]);
     let (code, report) = verify_with(&scenario, &args);
     assert_eq!(code, 1);
-    assert_eq!(status(&report, "RUNTIME-EXPECTED-RESULTS"), [pass.clone(), ("fail".into(), "mismatch".into())], "{}", common::problems(&report));
+    assert_eq!(
+        status(&report, "RUNTIME-EXPECTED-RESULTS"),
+        [pass.clone(), ("fail".into(), "mismatch".into())],
+        "{}",
+        common::problems(&report)
+    );
 
     // It never reached the LLM at all.
     journal(&file, &[first, second]);
@@ -320,14 +380,16 @@ fn a_late_reply_must_not_answer_the_next_call() {
     let second = serde_json::json!([user(), assistant(1), timed_out]);
 
     // The runtime handed the reply to request 1 to the second call.
-    let misdelivered = serde_json::json!([user(), assistant(1), timed_out, assistant(2), tool("{\"echo\":{\"n\":1},\"proctor_late_reply_to\":1}")]);
+    let misdelivered =
+        serde_json::json!([user(), assistant(1), timed_out, assistant(2), tool("{\"echo\":{\"n\":1},\"proctor_late_reply_to\":1}")]);
     journal(&file, &[first.clone(), second.clone(), misdelivered]);
     let (code, report) = verify_with(&scenario, &args);
     assert_eq!(code, 1);
     assert_eq!(status(&report, "RUNTIME-LATE-REPLY-DISCARDED"), [("fail".into(), "unexpected".into())], "{}", common::problems(&report));
 
     // It matched replies by id and waited for the second call's own.
-    let matched = serde_json::json!([user(), assistant(1), timed_out, assistant(2), tool("{\"echo\":{\"n\":2},\"proctor_late_reply_to\":2}")]);
+    let matched =
+        serde_json::json!([user(), assistant(1), timed_out, assistant(2), tool("{\"echo\":{\"n\":2},\"proctor_late_reply_to\":2}")]);
     journal(&file, &[first, second, matched]);
     let (code, report) = verify_with(&scenario, &args);
     assert_eq!(status(&report, "RUNTIME-LATE-REPLY-DISCARDED"), [("pass".into(), String::new())], "{}", common::problems(&report));

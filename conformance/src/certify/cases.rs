@@ -146,7 +146,16 @@ impl CasesFile {
                     let allowed = picoclaw_hook::methods(roles);
                     match case.method.as_deref() {
                         Some(m) if allowed.contains(&m) => {}
-                        Some(m) => return Err(invalid(case, format!("method `{m}` is not sent to a hook with modes {}; use one of: {}", names(roles), allowed.join(", ")))),
+                        Some(m) => {
+                            return Err(invalid(
+                                case,
+                                format!(
+                                    "method `{m}` is not sent to a hook with modes {}; use one of: {}",
+                                    names(roles),
+                                    allowed.join(", ")
+                                ),
+                            ));
+                        }
                         None => return Err(invalid(case, format!("PicoClaw cases need `method:`, one of: {}", allowed.join(", ")))),
                     }
                     if case.phase.is_some() {
@@ -160,7 +169,9 @@ impl CasesFile {
                         (None, _) => {}
                         (Some(p), false) if phases.contains(&p) => {}
                         (Some(p), true) => return Err(invalid(case, format!("a {role} has no phases; remove `phase: {p}`"))),
-                        (Some(p), false) => return Err(invalid(case, format!("`{p}` is not a {role} phase; use one of: {}", phases.join(", ")))),
+                        (Some(p), false) => {
+                            return Err(invalid(case, format!("`{p}` is not a {role} phase; use one of: {}", phases.join(", "))));
+                        }
                     }
                     if case.method.is_some() {
                         return Err(invalid(case, "`method` is for PicoClaw cases; PromptKit hooks use `phase`".into()));

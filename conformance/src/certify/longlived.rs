@@ -56,7 +56,11 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<CheckRes
         match shutdown.how {
             ShutdownHow::ExitedByItself => rec.pass("LIFECYCLE-EXIT-ON-EOF", Evidence::default()),
             how => {
-                let what = if how == ShutdownHow::Killed { "still running; it ignored SIGTERM and was SIGKILLed" } else { "still running; proctor sent SIGTERM" };
+                let what = if how == ShutdownHow::Killed {
+                    "still running; it ignored SIGTERM and was SIGKILLed"
+                } else {
+                    "still running; proctor sent SIGTERM"
+                };
                 rec.fail(
                     "LIFECYCLE-EXIT-ON-EOF",
                     Failure::Timeout { phase: Phase::Shutdown, waited_ms: shutdown_deadline.as_millis() as u64, last_bytes: what.into() },
@@ -110,7 +114,9 @@ impl Run<'_> {
     /// The methods probed in order, with their params.
     fn methods(&self) -> Vec<(&'static str, Value)> {
         match self.family {
-            Family::PicoclawHook => pico::methods(&self.opts.roles).into_iter().map(|m| (m, pico::params(self.profile, m, &Value::Null))).collect(),
+            Family::PicoclawHook => {
+                pico::methods(&self.opts.roles).into_iter().map(|m| (m, pico::params(self.profile, m, &Value::Null))).collect()
+            }
             _ => vec![(server::EXECUTE, server::params(&Value::Null))],
         }
     }
@@ -162,15 +168,30 @@ impl Run<'_> {
                     ReplyBody::Error(e) => format!("an error reply {e}"),
                     _ => "no usable result".into(),
                 };
-                rec.fail("LIFECYCLE-HANDSHAKE", Failure::Mismatch { path: "$.result".into(), expected: "a result object such as {\"ok\": true}".into(), actual }, reply.evidence);
-                return Err(Stopped { by: "LIFECYCLE-HANDSHAKE", reason: "PicoClaw refuses a hook whose handshake fails".into(), alive: true });
+                rec.fail(
+                    "LIFECYCLE-HANDSHAKE",
+                    Failure::Mismatch { path: "$.result".into(), expected: "a result object such as {\"ok\": true}".into(), actual },
+                    reply.evidence,
+                );
+                return Err(Stopped {
+                    by: "LIFECYCLE-HANDSHAKE",
+                    reason: "PicoClaw refuses a hook whose handshake fails".into(),
+                    alive: true,
+                });
             }
         }
         Ok(())
     }
 
     /// Turns a call's end into a reply, or records why there was none.
-    async fn replied(&mut self, s: &mut Session, rec: &mut Recorder, called: Called, check: CheckId, phase: Phase) -> Result<Reply, Stopped> {
+    async fn replied(
+        &mut self,
+        s: &mut Session,
+        rec: &mut Recorder,
+        called: Called,
+        check: CheckId,
+        phase: Phase,
+    ) -> Result<Reply, Stopped> {
         match called {
             Called::Replied { envelope, raw, sent } => {
                 let evidence = s.evidence(&sent, &raw);
@@ -189,11 +210,18 @@ impl Run<'_> {
                     Silence::Buffered(msg) => {
                         let evidence = s.evidence(&sent, &msg.raw);
                         rec.fail("FRAMING-FLUSHED", Failure::Buffered { waited_ms, arrived_after_eof: clip(&msg.raw) }, evidence);
-                        return Err(Stopped { by: "FRAMING-FLUSHED", reason: "replies only arrive when stdin closes".into(), alive: false });
+                        return Err(Stopped {
+                            by: "FRAMING-FLUSHED",
+                            reason: "replies only arrive when stdin closes".into(),
+                            alive: false,
+                        });
                     }
                     Silence::Late { msg, after_close } => {
                         let late_ms = waited_ms + after_close.as_millis() as u64;
-                        (format!("(the reply came {late_ms} ms after the request, too late) {}", last_bytes(&msg.raw)), s.evidence(&sent, &msg.raw))
+                        (
+                            format!("(the reply came {late_ms} ms after the request, too late) {}", last_bytes(&msg.raw)),
+                            s.evidence(&sent, &msg.raw),
+                        )
                     }
                     Silence::Nothing => (last_bytes(&partial), s.evidence(&sent, &partial)),
                 };
@@ -250,7 +278,15 @@ impl Run<'_> {
                     ("PICOCLAW-ACTION", Decision::Action("continue".into()))
                 };
                 let what = if method == pico::APPROVE_TOOL { "PicoClaw denies the tool" } else { "PicoClaw skips the hook" };
-                rec.fail(check, Failure::Mismatch { path: "$".into(), expected: format!("a result for {method}"), actual: format!("an error reply {e} ({what})") }, reply.evidence.clone());
+                rec.fail(
+                    check,
+                    Failure::Mismatch {
+                        path: "$".into(),
+                        expected: format!("a result for {method}"),
+                        actual: format!("an error reply {e} ({what})"),
+                    },
+                    reply.evidence.clone(),
+                );
                 Some(fallback)
             }
             (ReplyBody::Error(_), _) => Some(Decision::Error),
@@ -270,7 +306,11 @@ impl Run<'_> {
             let (bytes, result) = s.notify(method, params).await;
             if let Err(error) = result {
                 rec.fail("JSONRPC-NOTIFICATION-SILENT", Failure::Transport { error: error.to_string() }, s.evidence(&bytes, b""));
-                return Err(Stopped { by: "JSONRPC-NOTIFICATION-SILENT", reason: "the plugin stopped reading its stdin".into(), alive: false });
+                return Err(Stopped {
+                    by: "JSONRPC-NOTIFICATION-SILENT",
+                    reason: "the plugin stopped reading its stdin".into(),
+                    alive: false,
+                });
             }
             sent_note = bytes;
         } else {
@@ -285,10 +325,16 @@ impl Run<'_> {
         let mut called = s.call_raw(rec, id, sent.clone(), self.deadline()).await;
         loop {
             match called {
-                Called::Replied { envelope, raw, sent: fence } if envelope.id.as_u64() != Some(id) && matches!(envelope.id, Id::Null | Id::Absent) && observes => {
+                Called::Replied { envelope, raw, sent: fence }
+                    if envelope.id.as_u64() != Some(id) && matches!(envelope.id, Id::Null | Id::Absent) && observes =>
+                {
                     let mut both = sent_note.clone();
                     both.extend_from_slice(&fence);
-                    rec.fail("JSONRPC-NOTIFICATION-SILENT", Failure::Unexpected { what: format!("a reply to the notification: {}", clip(&raw)) }, s.evidence(&both, &raw));
+                    rec.fail(
+                        "JSONRPC-NOTIFICATION-SILENT",
+                        Failure::Unexpected { what: format!("a reply to the notification: {}", clip(&raw)) },
+                        s.evidence(&both, &raw),
+                    );
                     called = match s.read_message(rec, self.deadline(), &fence).await {
                         Read::Message(m) => Called::Replied { envelope: parse_envelope(&m.value), raw: m.raw, sent: fence },
                         Read::Timeout(partial) => Called::NoReply { sent: fence, partial, waited: self.deadline() },
@@ -296,7 +342,13 @@ impl Run<'_> {
                     };
                 }
                 Called::NoReply { sent, .. } => {
-                    rec.fail("JSONRPC-UNKNOWN-METHOD", Failure::Missing { what: format!("a reply to a request for the unknown method {method} (the runtime waits for its deadline)") }, s.evidence(&sent, b""));
+                    rec.fail(
+                        "JSONRPC-UNKNOWN-METHOD",
+                        Failure::Missing {
+                            what: format!("a reply to a request for the unknown method {method} (the runtime waits for its deadline)"),
+                        },
+                        s.evidence(&sent, b""),
+                    );
                     if observes {
                         rec.pass("JSONRPC-NOTIFICATION-SILENT", s.evidence(&sent_note, b""));
                     }
@@ -311,7 +363,11 @@ impl Run<'_> {
                         ReplyBody::Error(_) => rec.pass("JSONRPC-UNKNOWN-METHOD", reply.evidence),
                         body => rec.fail(
                             "JSONRPC-UNKNOWN-METHOD",
-                            Failure::Mismatch { path: "$".into(), expected: "an error reply (code -32601)".into(), actual: format!("{}", body_name(body)) },
+                            Failure::Mismatch {
+                                path: "$".into(),
+                                expected: "an error reply (code -32601)".into(),
+                                actual: format!("{}", body_name(body)),
+                            },
                             reply.evidence,
                         ),
                     }
@@ -356,11 +412,17 @@ impl Run<'_> {
             rec.pass("ROBUST-UNKNOWN-FIELDS", reply.evidence);
         } else {
             let kind = |error: bool| if error { "an error" } else { "a result" };
-            let show = |d: &Option<Decision>, error: bool| d.as_ref().map_or(body_name(&reply.envelope.body).to_string(), |d| format!("`{d}` ({})", kind(error)));
+            let show = |d: &Option<Decision>, error: bool| {
+                d.as_ref().map_or(body_name(&reply.envelope.body).to_string(), |d| format!("`{d}` ({})", kind(error)))
+            };
             let was_error = first.is_some_and(|f| f.error);
             rec.fail(
                 "ROBUST-UNKNOWN-FIELDS",
-                Failure::Mismatch { path: "$.params.x_proctor_future".into(), expected: format!("ignored (answer {} as without it)", show(&expected, was_error)), actual: show(&got, error) },
+                Failure::Mismatch {
+                    path: "$.params.x_proctor_future".into(),
+                    expected: format!("ignored (answer {} as without it)", show(&expected, was_error)),
+                    actual: show(&got, error),
+                },
                 reply.evidence,
             );
         }
@@ -402,8 +464,16 @@ impl Run<'_> {
             Ok(())
         } else {
             let list = missing.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-            rec.fail("ROBUST-CONCURRENT", Failure::Missing { what: format!("replies to ids {list} of {IN_FLIGHT} requests sent together") }, evidence);
-            Err(Stopped { by: "ROBUST-CONCURRENT", reason: "replies to pipelined requests went missing; later replies cannot be matched".into(), alive: true })
+            rec.fail(
+                "ROBUST-CONCURRENT",
+                Failure::Missing { what: format!("replies to ids {list} of {IN_FLIGHT} requests sent together") },
+                evidence,
+            );
+            Err(Stopped {
+                by: "ROBUST-CONCURRENT",
+                reason: "replies to pipelined requests went missing; later replies cannot be matched".into(),
+                alive: true,
+            })
         }
     }
 
@@ -418,7 +488,11 @@ impl Run<'_> {
                 continue;
             }
             if let Called::NoReply { sent, .. } | Called::Closed { sent, .. } = &called {
-                rec.fail("ROBUST-SEQUENTIAL", Failure::Missing { what: format!("a reply to request {i} of {SEQUENTIAL}") }, s.evidence(sent, b""));
+                rec.fail(
+                    "ROBUST-SEQUENTIAL",
+                    Failure::Missing { what: format!("a reply to request {i} of {SEQUENTIAL}") },
+                    s.evidence(sent, b""),
+                );
             }
             self.replied(s, rec, called, "ROBUST-SEQUENTIAL", Phase::Request).await?;
         }

@@ -49,14 +49,8 @@ pub(crate) fn document(rec: &mut Recorder, doc: &Document, evidence: &Evidence) 
     }
 }
 
-const LINE_CHECKS: &[CheckId] = &[
-    "FRAMING-LINE-PER-MESSAGE",
-    "FRAMING-NO-STRAY-OUTPUT",
-    "FRAMING-COMPACT",
-    "FRAMING-UTF8",
-    "FRAMING-NO-BOM",
-    "FRAMING-LF-ENDINGS",
-];
+const LINE_CHECKS: &[CheckId] =
+    &["FRAMING-LINE-PER-MESSAGE", "FRAMING-NO-STRAY-OUTPUT", "FRAMING-COMPACT", "FRAMING-UTF8", "FRAMING-NO-BOM", "FRAMING-LF-ENDINGS"];
 
 /// Records the framing checks one stdout line decides.
 pub(crate) fn line(rec: &mut Recorder, line: &Line, evidence: &Evidence) {

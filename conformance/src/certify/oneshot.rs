@@ -4,9 +4,9 @@
 use serde_json::{Value, json};
 
 use crate::check::{Evidence, Failure, last_bytes};
+use crate::client::{OneShotReply, one_shot};
 use crate::framing::{Document, ReplyBody, parse_envelope, read_document};
 use crate::protocol::{Family, Profile, Role, promptkit_exec, runok_extension, wire};
-use crate::client::{OneShotReply, one_shot};
 use crate::transport::{Phase, ShutdownHow};
 
 use super::cases::Case;
@@ -79,7 +79,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::C
         if (other_readable, &other) == (readable, &decision) {
             rec.pass("LIFECYCLE-READS-TO-EOF", evidence_of(&ex));
         } else {
-            let show = |r: bool, d: &Option<Decision>| if r { d.as_ref().map_or("an answer".into(), |d| format!("`{d}`")) } else { "no readable answer".to_string() };
+            let show = |r: bool, d: &Option<Decision>| {
+                if r { d.as_ref().map_or("an answer".into(), |d| format!("`{d}`")) } else { "no readable answer".to_string() }
+            };
             rec.fail(
                 "LIFECYCLE-READS-TO-EOF",
                 Failure::Mismatch {
@@ -103,7 +105,11 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::C
             let shown = |d: &Option<Decision>| d.as_ref().map_or("no decision".to_string(), |d| d.to_string());
             rec.fail(
                 "ROBUST-UNKNOWN-FIELDS",
-                Failure::Mismatch { path: "$.x_proctor_future".into(), expected: format!("ignored (answer `{}` as without it)", shown(&decision)), actual: format!("answer `{}`", shown(&got)) },
+                Failure::Mismatch {
+                    path: "$.x_proctor_future".into(),
+                    expected: format!("ignored (answer `{}` as without it)", shown(&decision)),
+                    actual: format!("answer `{}`", shown(&got)),
+                },
                 evidence_of(&ex),
             );
         }
@@ -141,7 +147,9 @@ fn case_probe(family: Family, role: Role, case: &Case) -> Probe {
 /// Case `request` fields for hooks name the inner object's members; wrap them.
 fn hook_fields(role: Role, request: &Value) -> Value {
     match role {
-        Role::ProviderHook | Role::ToolHook if request.get("request").is_none() && request.get("response").is_none() => json!({"request": request}),
+        Role::ProviderHook | Role::ToolHook if request.get("request").is_none() && request.get("response").is_none() => {
+            json!({"request": request})
+        }
         Role::SessionHook if request.get("event").is_none() => json!({"event": request}),
         _ => request.clone(),
     }

@@ -38,10 +38,8 @@ impl Recorder {
     /// `profile`, minus `not_in_profile` (checks the profile's runtime has no
     /// notion of).
     pub(crate) fn new(family: Family, roles: &[Role], profile: Profile, not_in_profile: &[CheckId]) -> Self {
-        let applicable = CATALOGUE
-            .iter()
-            .filter(|c| c.group != Group::Runtime && c.applies(family, roles) && !not_in_profile.contains(&c.id))
-            .collect();
+        let applicable =
+            CATALOGUE.iter().filter(|c| c.group != Group::Runtime && c.applies(family, roles) && !not_in_profile.contains(&c.id)).collect();
         Recorder { profile, applicable, entries: Vec::new(), blocker: None }
     }
 
@@ -140,7 +138,12 @@ impl Recorder {
             }
             if !self.entries.iter().any(|e| e.id == def.id) {
                 let reason = "the run ended before this check was reached".to_string();
-                self.entries.push(Entry { id: def.id, case: None, outcome: Outcome::Untestable { blocked_by: blocker, reason }, evidence: Evidence::default() });
+                self.entries.push(Entry {
+                    id: def.id,
+                    case: None,
+                    outcome: Outcome::Untestable { blocked_by: blocker, reason },
+                    evidence: Evidence::default(),
+                });
             }
         }
         let order = |id: CheckId| CATALOGUE.iter().position(|c| c.id == id).unwrap_or(usize::MAX);

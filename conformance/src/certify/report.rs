@@ -116,7 +116,19 @@ impl CheckResult {
             (outcome, None) => outcome.describe(),
         };
         let hint = (!matches!(outcome, Outcome::Pass | Outcome::Skip { .. })).then_some(def.hint);
-        CheckResult { id: def.id, level: def.level, status: outcome.status(def.level), spec: def.spec, message, profile: profile.to_string(), group: def.group, case, hint, detail: outcome, evidence }
+        CheckResult {
+            id: def.id,
+            level: def.level,
+            status: outcome.status(def.level),
+            spec: def.spec,
+            message,
+            profile: profile.to_string(),
+            group: def.group,
+            case,
+            hint,
+            detail: outcome,
+            evidence,
+        }
     }
 
     /// Whether this result counts against the verdict.

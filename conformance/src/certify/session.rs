@@ -257,7 +257,11 @@ pub(crate) fn check_envelope(rec: &mut Recorder, envelope: &Envelope, sent_id: &
                 None => rec.pass("JSONRPC-ERROR-SHAPE", evidence.clone()),
                 Some(problem) => rec.fail(
                     "JSONRPC-ERROR-SHAPE",
-                    Failure::Mismatch { path: "$.error".into(), expected: "{\"code\": <integer>, \"message\": <string>}".into(), actual: problem },
+                    Failure::Mismatch {
+                        path: "$.error".into(),
+                        expected: "{\"code\": <integer>, \"message\": <string>}".into(),
+                        actual: problem,
+                    },
                     evidence.clone(),
                 ),
             }

@@ -123,7 +123,6 @@ const WRITES_ANSWERS: Scope = Scope::Except(&[Role::EvalHook]);
 const FILTER_HOOKS: &[Role] = &[Role::ProviderHook, Role::ToolHook];
 const INTERCEPTORS: &[Role] = &[Role::Llm, Role::ToolMode];
 
-
 /// The catalogue, in report order.
 pub static CATALOGUE: &[CheckDef] = &[
     // ── Framing ─────────────────────────────────────────────────────────

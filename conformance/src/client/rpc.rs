@@ -44,7 +44,14 @@ pub struct RpcClient {
 impl RpcClient {
     /// Starts the plugin.
     pub fn start(command: &PluginCommand, deadlines: Deadlines, family: Family, profile: Profile) -> Result<Self, SpawnError> {
-        Ok(RpcClient { process: PluginProcess::spawn(command, deadlines)?, family, profile, next_id: 1, early: BTreeMap::new(), stray: Vec::new() })
+        Ok(RpcClient {
+            process: PluginProcess::spawn(command, deadlines)?,
+            family,
+            profile,
+            next_id: 1,
+            early: BTreeMap::new(),
+            stray: Vec::new(),
+        })
     }
 
     /// The bytes of a request, as the profile's runtime writes them.

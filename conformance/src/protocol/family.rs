@@ -31,12 +31,7 @@ pub enum Transport {
 
 impl Family {
     /// Every family, in the order they are listed to users.
-    pub const ALL: [Family; 4] = [
-        Family::PromptkitExec,
-        Family::PromptkitServer,
-        Family::PicoclawHook,
-        Family::RunokExtension,
-    ];
+    pub const ALL: [Family; 4] = [Family::PromptkitExec, Family::PromptkitServer, Family::PicoclawHook, Family::RunokExtension];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
@@ -64,14 +59,7 @@ impl Family {
     /// The roles (PicoClaw: modes) a plugin of this family can take.
     pub fn roles(self) -> &'static [Role] {
         match self {
-            Family::PromptkitExec => &[
-                Role::Tool,
-                Role::Eval,
-                Role::ProviderHook,
-                Role::ToolHook,
-                Role::SessionHook,
-                Role::EvalHook,
-            ],
+            Family::PromptkitExec => &[Role::Tool, Role::Eval, Role::ProviderHook, Role::ToolHook, Role::SessionHook, Role::EvalHook],
             Family::PromptkitServer => &[Role::Tool],
             Family::PicoclawHook => &[Role::Observe, Role::Llm, Role::ToolMode, Role::Approve],
             Family::RunokExtension => &[Role::Guard],

@@ -59,11 +59,7 @@ mod tests {
 
     #[test]
     fn encoded_requests_are_the_bytes_of_the_value_path() {
-        let params = [
-            Value::Null,
-            json!({}),
-            json!({"z": 1, "a": {"y": [1, "<b>&</b>"], "b": "line\u{2028}sep"}, "m": "é\"\\\n"}),
-        ];
+        let params = [Value::Null, json!({}), json!({"z": 1, "a": {"y": [1, "<b>&</b>"], "b": "line\u{2028}sep"}, "m": "é\"\\\n"})];
         for family in Family::ALL {
             for profile in Profile::ALL {
                 for method in ["execute", "hook.before_tool", "odd \"<method>\""] {

@@ -45,8 +45,7 @@ fn profile_name<S: serde::Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Err
 
 impl Profile {
     /// Every profile.
-    pub const ALL: [Profile; 4] =
-        [Profile::Documented, Profile::Promptkit86d9f36, Profile::PicoclawCf67dd3, Profile::Runok031];
+    pub const ALL: [Profile; 4] = [Profile::Documented, Profile::Promptkit86d9f36, Profile::PicoclawCf67dd3, Profile::Runok031];
 
     /// Name used on the command line (`--profile`) and in reports.
     pub fn name(self) -> &'static str {

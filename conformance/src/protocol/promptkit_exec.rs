@@ -62,7 +62,8 @@ pub fn documented(role: Role, phase: Option<&str>, fields: &Value) -> Value {
                 "messages": [{"role": "user", "content": "What is the weather in Paris? <b>now</b>"}],
                 "system_prompt": "You are a helpful assistant.", "round": 1,
             });
-            let mut msg = json!({"hook": "provider", "phase": phase, "request": overlay(request, fields.get("request").unwrap_or(&Value::Null))});
+            let mut msg =
+                json!({"hook": "provider", "phase": phase, "request": overlay(request, fields.get("request").unwrap_or(&Value::Null))});
             if phase == "after_call" {
                 let response = json!({
                     "provider_id": "main", "model": "claude-sonnet-4-20250514",
@@ -74,8 +75,10 @@ pub fn documented(role: Role, phase: Option<&str>, fields: &Value) -> Value {
         }
         Role::ToolHook => {
             let phase = phase.unwrap_or("before_execution");
-            let request = json!({"name": "db_query", "args": {"query": "SELECT name FROM users WHERE id < 10"}, "call_id": "call_0_db_query"});
-            let mut msg = json!({"hook": "tool", "phase": phase, "request": overlay(request, fields.get("request").unwrap_or(&Value::Null))});
+            let request =
+                json!({"name": "db_query", "args": {"query": "SELECT name FROM users WHERE id < 10"}, "call_id": "call_0_db_query"});
+            let mut msg =
+                json!({"hook": "tool", "phase": phase, "request": overlay(request, fields.get("request").unwrap_or(&Value::Null))});
             if phase == "after_execution" {
                 let response = json!({"name": "db_query", "call_id": "call_0_db_query", "content": "{\"rows\": []}", "latency_ms": 120});
                 msg["response"] = overlay(response, fields.get("response").unwrap_or(&Value::Null));
@@ -158,8 +161,7 @@ const PROVIDER_RESPONSE: &[GoField] = &[
     ("round", "Round", Zero::Int),
     ("latency_ms", "LatencyMs", Zero::Int),
 ];
-const TOOL_REQUEST: &[GoField] =
-    &[("name", "Name", Zero::Str), ("args", "Args", Zero::Null), ("call_id", "CallID", Zero::Str)];
+const TOOL_REQUEST: &[GoField] = &[("name", "Name", Zero::Str), ("args", "Args", Zero::Null), ("call_id", "CallID", Zero::Str)];
 const TOOL_RESPONSE: &[GoField] = &[
     ("name", "Name", Zero::Str),
     ("call_id", "CallID", Zero::Str),
@@ -241,10 +243,7 @@ mod tests {
         let doc = documented(Role::ToolHook, Some("before_execution"), &json!({"request": {"args": {"q": 1}}}));
         assert_eq!(doc["request"]["args"], json!({"q": 1}));
         let wire = render(Role::ToolHook, &doc, Profile::Promptkit86d9f36);
-        assert_eq!(
-            serde_json::to_string(&wire["request"]).unwrap(),
-            r#"{"Name":"db_query","Args":{"q":1},"CallID":"call_0_db_query"}"#
-        );
+        assert_eq!(serde_json::to_string(&wire["request"]).unwrap(), r#"{"Name":"db_query","Args":{"q":1},"CallID":"call_0_db_query"}"#);
         assert_eq!(render(Role::ToolHook, &doc, Profile::Documented), doc);
     }
 
@@ -280,6 +279,10 @@ mod tests {
         assert!(render(Role::EvalHook, &hook, Profile::Promptkit86d9f36).get("passed").is_none());
         assert_eq!(render(Role::EvalHook, &hook, Profile::Documented)["passed"], true);
         let keys: Vec<String> = render(Role::EvalHook, &hook, Profile::Promptkit86d9f36).as_object().unwrap().keys().cloned().collect();
-        assert_eq!(keys, ["eval_id", "type", "score", "explanation", "duration_ms", "session_id", "turn_index"], "removing a field keeps Go's order");
+        assert_eq!(
+            keys,
+            ["eval_id", "type", "score", "explanation", "duration_ms", "session_id", "turn_index"],
+            "removing a field keeps Go's order"
+        );
     }
 }

@@ -140,10 +140,7 @@ impl PluginProcess {
         if let Some(cwd) = &command.cwd {
             cmd.current_dir(cwd);
         }
-        let mut child = cmd.spawn().map_err(|e| SpawnError::Exec {
-            program: command.program().to_string(),
-            source: Arc::new(e),
-        })?;
+        let mut child = cmd.spawn().map_err(|e| SpawnError::Exec { program: command.program().to_string(), source: Arc::new(e) })?;
         let unsupervised = |reason| SpawnError::Unsupervised { program: command.program().to_string(), reason };
         let group = child.id().and_then(ProcessGroup::adopt).ok_or_else(|| unsupervised("no pid"))?;
         let stdin = child.stdin.take();

@@ -73,10 +73,21 @@ pub fn verify(received: &[Received], profile: Profile) -> Vec<CheckResult> {
 /// Runtime checks judged for the whole scenario rather than per plugin
 /// record: its expectations, and the LLM journal (proctor's harness judges
 /// these, since it reads scenarios and the provider's script).
-pub const JUDGED_PER_SCENARIO: &[CheckId] = &["RUNTIME-EXPECTED-CALLS", "RUNTIME-EXPECTED-RESULTS", "RUNTIME-LATE-REPLY-DISCARDED", "RUNTIME-LLM-REQUEST", "RUNTIME-LLM-TOOL-RESULTS", "RUNTIME-LLM-SCRIPT"];
+pub const JUDGED_PER_SCENARIO: &[CheckId] = &[
+    "RUNTIME-EXPECTED-CALLS",
+    "RUNTIME-EXPECTED-RESULTS",
+    "RUNTIME-LATE-REPLY-DISCARDED",
+    "RUNTIME-LLM-REQUEST",
+    "RUNTIME-LLM-TOOL-RESULTS",
+    "RUNTIME-LLM-SCRIPT",
+];
 
 fn runtime_checks(r: &Received) -> Vec<CheckId> {
-    CATALOGUE.iter().filter(|c| c.group == Group::Runtime && c.applies(r.family, &r.roles) && !JUDGED_PER_SCENARIO.contains(&c.id)).map(|c| c.id).collect()
+    CATALOGUE
+        .iter()
+        .filter(|c| c.group == Group::Runtime && c.applies(r.family, &r.roles) && !JUDGED_PER_SCENARIO.contains(&c.id))
+        .map(|c| c.id)
+        .collect()
 }
 
 /// The first failure of a check wins; a pass only fills an empty slot.
@@ -129,18 +140,43 @@ fn judge_lines(r: &Received, s: &Session) -> Found {
         let env = parse_envelope(msg);
         let method = env.method.as_ref().and_then(Value::as_str).unwrap_or_default().to_string();
         let notification = env.id == Id::Absent;
-        let envelope_ok = env.version_ok() && !method.is_empty() && msg.get("params").is_none_or(Value::is_object) && (notification || env.id.as_u64().is_some());
-        found.push(("RUNTIME-JSONRPC-ENVELOPE", if envelope_ok { Ok(()) } else { Err(mismatch("$", "jsonrpc \"2.0\", a method, object params, an integer id", String::from_utf8_lossy(raw))) }, ev.clone()));
+        let envelope_ok = env.version_ok()
+            && !method.is_empty()
+            && msg.get("params").is_none_or(Value::is_object)
+            && (notification || env.id.as_u64().is_some());
+        found.push((
+            "RUNTIME-JSONRPC-ENVELOPE",
+            if envelope_ok {
+                Ok(())
+            } else {
+                Err(mismatch("$", "jsonrpc \"2.0\", a method, object params, an integer id", String::from_utf8_lossy(raw)))
+            },
+            ev.clone(),
+        ));
         if !notification {
             let got = env.id.as_u64();
-            found.push(("RUNTIME-IDS-INCREASING", if got == Some(expected_id) { Ok(()) } else { Err(Failure::IdMismatch { sent: expected_id.to_string(), received: env.id.to_string() }) }, ev.clone()));
+            found.push((
+                "RUNTIME-IDS-INCREASING",
+                if got == Some(expected_id) {
+                    Ok(())
+                } else {
+                    Err(Failure::IdMismatch { sent: expected_id.to_string(), received: env.id.to_string() })
+                },
+                ev.clone(),
+            ));
             expected_id = got.map_or(expected_id + 1, |g| g.max(expected_id) + 1);
         }
         found.push(("RUNTIME-METHODS", method_ok(r.family, &method, msg.get("params"), notification), ev.clone()));
         if r.family == Family::PicoclawHook && i == 0 {
             let p = msg.get("params");
-            let ok = method == picoclaw_hook::HELLO && p.and_then(|p| p.get("version")) == Some(&Value::from(1)) && p.and_then(|p| p.get("modes")).is_some_and(Value::is_array);
-            found.push(("RUNTIME-HELLO-FIRST", if ok { Ok(()) } else { Err(mismatch("$.method", "hook.hello with version 1 and modes, first", method.clone())) }, ev));
+            let ok = method == picoclaw_hook::HELLO
+                && p.and_then(|p| p.get("version")) == Some(&Value::from(1))
+                && p.and_then(|p| p.get("modes")).is_some_and(Value::is_array);
+            found.push((
+                "RUNTIME-HELLO-FIRST",
+                if ok { Ok(()) } else { Err(mismatch("$.method", "hook.hello with version 1 and modes, first", method.clone())) },
+                ev,
+            ));
         }
     }
     found
@@ -154,7 +190,9 @@ fn method_ok(family: Family, method: &str, params: Option<&Value>, notification:
         Family::PicoclawHook if notification => matches!(method, "hook.event" | "hook.runtime_event"),
         Family::PicoclawHook => match method {
             picoclaw_hook::HELLO => params.get("name").is_some_and(Value::is_string),
-            picoclaw_hook::BEFORE_TOOL | picoclaw_hook::AFTER_TOOL | picoclaw_hook::APPROVE_TOOL => params.get("tool").is_some_and(Value::is_string),
+            picoclaw_hook::BEFORE_TOOL | picoclaw_hook::AFTER_TOOL | picoclaw_hook::APPROVE_TOOL => {
+                params.get("tool").is_some_and(Value::is_string)
+            }
             picoclaw_hook::BEFORE_LLM => params.get("messages").is_some_and(Value::is_array) || params.get("model").is_some(),
             picoclaw_hook::AFTER_LLM => params.get("response").is_some(),
             _ => false,
@@ -170,7 +208,10 @@ fn judge_restarts(r: &Received, profile: Profile) -> (Outcome, Evidence) {
         return (Outcome::Skip { reason: "the plugin never died while the runtime held it".into() }, Evidence::default());
     };
     if !profile.promptkit_restarts_dead_servers() {
-        return (Outcome::Skip { reason: format!("{} never restarts a dead server (promptkit.server-never-restarted)", profile.name()) }, Evidence::default());
+        return (
+            Outcome::Skip { reason: format!("{} never restarts a dead server (promptkit.server-never-restarted)", profile.name()) },
+            Evidence::default(),
+        );
     }
     let requests = |s: &Session| s.bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).count();
     let evidence = Evidence::received(&r.sessions[died].bytes);
@@ -181,7 +222,10 @@ fn judge_restarts(r: &Received, profile: Profile) -> (Outcome, Evidence) {
     match r.calls_expected {
         Some(expected) if expected > received => {
             let exit = r.sessions[died].exit.unwrap_or_default();
-            let what = format!("a new process for the {} call(s) left after the plugin died (exit {exit}) having received {received} of {expected} request(s)", expected - received);
+            let what = format!(
+                "a new process for the {} call(s) left after the plugin died (exit {exit}) having received {received} of {expected} request(s)",
+                expected - received
+            );
             (Outcome::fail(Failure::Missing { what }), evidence)
         }
         Some(_) => (Outcome::Skip { reason: "the plugin died after its last call; nothing was left to restart it for".into() }, evidence),
@@ -192,7 +236,11 @@ fn judge_restarts(r: &Received, profile: Profile) -> (Outcome, Evidence) {
 fn judge_one_shot(r: &Received, s: &Session) -> Found {
     let mut found = Found::new();
     let ev = Evidence::received(&s.bytes);
-    found.push(("RUNTIME-STDIN-CLOSED", if s.eof { Ok(()) } else { Err(Failure::Unexpected { what: "the plugin ended before stdin was closed".into() }) }, ev.clone()));
+    found.push((
+        "RUNTIME-STDIN-CLOSED",
+        if s.eof { Ok(()) } else { Err(Failure::Unexpected { what: "the plugin ended before stdin was closed".into() }) },
+        ev.clone(),
+    ));
     let doc = read_document(&s.bytes);
     let framing = match doc.violations.iter().find(|v| !matches!(v, Violation::MultiLine { .. })) {
         None => Ok(()),
@@ -203,12 +251,28 @@ fn judge_one_shot(r: &Received, s: &Session) -> Found {
     if r.family == Family::RunokExtension {
         let env = parse_envelope(&value);
         let ok = env.version_ok() && env.id.as_u64().is_some();
-        found.push(("RUNTIME-JSONRPC-ENVELOPE", if ok { Ok(()) } else { Err(mismatch("$", "jsonrpc \"2.0\" and an integer id", value.to_string())) }, ev.clone()));
+        found.push((
+            "RUNTIME-JSONRPC-ENVELOPE",
+            if ok { Ok(()) } else { Err(mismatch("$", "jsonrpc \"2.0\" and an integer id", value.to_string())) },
+            ev.clone(),
+        ));
         let params = value.get("params").cloned().unwrap_or(Value::Null);
         let fields = ["command", "flags", "args", "raw_command_line", "env", "cwd"];
         let missing: Vec<&str> = fields.iter().copied().filter(|f| params.get(*f).is_none()).collect();
         let ok = env.method.as_ref().and_then(Value::as_str) == Some(runok_extension::VALIDATE_COMMAND) && missing.is_empty();
-        found.push(("RUNTIME-METHODS", if ok { Ok(()) } else { Err(mismatch("$.params", "validateCommand with command, flags, args, raw_command_line, env, cwd", format!("missing {}", missing.join(", ")))) }, ev));
+        found.push((
+            "RUNTIME-METHODS",
+            if ok {
+                Ok(())
+            } else {
+                Err(mismatch(
+                    "$.params",
+                    "validateCommand with command, flags, args, raw_command_line, env, cwd",
+                    format!("missing {}", missing.join(", ")),
+                ))
+            },
+            ev,
+        ));
     } else {
         let role = r.roles.first().copied().unwrap_or(Role::Tool);
         let ok = match role {
@@ -217,7 +281,11 @@ fn judge_one_shot(r: &Received, s: &Session) -> Found {
             Role::EvalHook => value.get("eval_id").is_some(),
             _ => value.get("hook").is_some_and(Value::is_string) && value.get("phase").is_some_and(Value::is_string),
         };
-        found.push(("RUNTIME-METHODS", if ok { Ok(()) } else { Err(mismatch("$", &format!("a PromptKit {role} request"), value.to_string())) }, ev));
+        found.push((
+            "RUNTIME-METHODS",
+            if ok { Ok(()) } else { Err(mismatch("$", &format!("a PromptKit {role} request"), value.to_string())) },
+            ev,
+        ));
     }
     found
 }

@@ -51,7 +51,11 @@ pub fn parse_record(text: &str) -> Result<Vec<Session>, ParseError> {
         } else if let Some(text) = v.get("text").and_then(Value::as_str) {
             session.bytes.extend_from_slice(text.as_bytes());
         } else if let Some(hex) = v.get("hex").and_then(Value::as_str) {
-            let bytes = (0..hex.len()).step_by(2).map(|j| u8::from_str_radix(hex.get(j..j + 2).unwrap_or("zz"), 16)).collect::<Result<Vec<u8>, _>>().map_err(|_| err("bad hex"))?;
+            let bytes = (0..hex.len())
+                .step_by(2)
+                .map(|j| u8::from_str_radix(hex.get(j..j + 2).unwrap_or("zz"), 16))
+                .collect::<Result<Vec<u8>, _>>()
+                .map_err(|_| err("bad hex"))?;
             session.bytes.extend(bytes);
         } else {
             return Err(err("expected start, text, hex, eof or exit"));

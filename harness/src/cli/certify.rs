@@ -11,8 +11,8 @@ use proctor_conformance::protocol::{Family, Profile, Role};
 use proctor_conformance::transport::{Deadlines, PluginCommand};
 
 use super::{CertifyArgs, UsageError, runtime};
-use crate::report::{Format, render};
 use crate::output;
+use crate::report::{Format, render};
 
 pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     let family = args.protocol;
@@ -30,7 +30,8 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     if args.timeout_ms == 0 {
         return Err(UsageError("--timeout-ms must be at least 1".into()).into());
     }
-    let mut command = PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
+    let mut command =
+        PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
     // Runtimes start plugins from their own environment, where Python is
     // block-buffered on a pipe; a developer shell exporting this would hide
     // the classic unflushed-print bug.
@@ -64,7 +65,10 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     let mut rendered = render(&report, args.format, color);
     if let (Some(n), Format::Text) = (args.fuzz, args.format) {
         // Passing checks print no message in text; the seed must still be on record.
-        rendered.push_str(&format!("fuzz: {n} generated inputs per profile from seed {} (rerun with --fuzz {n} --fuzz-seed {})\n", args.fuzz_seed, args.fuzz_seed));
+        rendered.push_str(&format!(
+            "fuzz: {n} generated inputs per profile from seed {} (rerun with --fuzz {n} --fuzz-seed {})\n",
+            args.fuzz_seed, args.fuzz_seed
+        ));
     }
     match &args.output {
         Some(path) => output::write_atomically(path, rendered.as_bytes())?,
@@ -119,4 +123,3 @@ fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
         (_, None) => Ok(family.roles().to_vec()),
     }
 }
-

@@ -17,10 +17,8 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
     profiles.dedup();
     match args.format {
         Format::Json => {
-            let profiles: Vec<_> = profiles
-                .iter()
-                .map(|p| json!({"name": p.name(), "divergences": p.divergences().collect::<Vec<_>>()}))
-                .collect();
+            let profiles: Vec<_> =
+                profiles.iter().map(|p| json!({"name": p.name(), "divergences": p.divergences().collect::<Vec<_>>()})).collect();
             println!("{}", serde_json::to_string_pretty(&json!({"checks": checks, "profiles": profiles}))?);
         }
         _ => print_text(&checks, &profiles),
@@ -46,7 +44,11 @@ fn print_text(checks: &[&CheckDef], profiles: &[Profile]) {
     println!("\nProfiles");
     for p in profiles {
         let n = p.divergences().count();
-        println!("  {}{}", p.name(), if n == 0 { " (exactly the spec documents)".to_string() } else { format!(" ({n} divergences from the documents)") });
+        println!(
+            "  {}{}",
+            p.name(),
+            if n == 0 { " (exactly the spec documents)".to_string() } else { format!(" ({n} divergences from the documents)") }
+        );
         for d in p.divergences() {
             println!("    {:<40} {}", d.id, d.summary);
             println!("    {:<40} source: {}", "", d.source);

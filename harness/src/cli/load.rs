@@ -26,7 +26,8 @@ pub(super) fn main(args: LoadArgs) -> anyhow::Result<ExitCode> {
     if args.requests == 0 || args.concurrency == 0 || args.timeout_ms == 0 {
         return Err(UsageError("--requests, --concurrency and --timeout-ms must each be at least 1".into()).into());
     }
-    let mut command = PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
+    let mut command =
+        PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
     // As in certify: the runtimes' environment does not make Python unbuffered.
     command.env_remove = vec!["PYTHONUNBUFFERED".into()];
     let show_progress = std::io::stderr().is_terminal();
@@ -51,7 +52,8 @@ pub(super) fn main(args: LoadArgs) -> anyhow::Result<ExitCode> {
     if show_progress {
         eprint!("\r\x1b[2K");
     }
-    let report = report.map_err(|e| UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")))?;
+    let report =
+        report.map_err(|e| UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")))?;
     match args.format {
         LoadFormat::Json => println!("{}", serde_json::to_string_pretty(&report)?),
         LoadFormat::Text => print!("{}", text(&report)),
@@ -101,7 +103,10 @@ fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
         (Family::PicoclawHook, Some(r)) => {
             let modes = Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?;
             if !modes.iter().any(|m| m.name() != "observe") {
-                return Err(UsageError(format!("--role needs a mode that gets requests (observe-only hooks get notifications only); one of {}", names())));
+                return Err(UsageError(format!(
+                    "--role needs a mode that gets requests (observe-only hooks get notifications only); one of {}",
+                    names()
+                )));
             }
             Ok(modes)
         }

@@ -21,7 +21,8 @@ pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
         _ => from_flags(&args)?,
     };
     let code = match &args.record {
-        Some(path) => proctor_mocks::plugin::run_recording(&config, path).map_err(|e| UsageError(format!("cannot write the record {}: {e}", path.display())))?,
+        Some(path) => proctor_mocks::plugin::run_recording(&config, path)
+            .map_err(|e| UsageError(format!("cannot write the record {}: {e}", path.display())))?,
         None => proctor_mocks::plugin::run(&config),
     };
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
@@ -41,17 +42,31 @@ fn from_flags(args: &MockPluginArgs) -> Result<MockPluginConfig, UsageError> {
         Some(r) => Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?,
         None => Vec::new(),
     };
-    Ok(MockPluginConfig { family, roles, faults: parse_faults(&args.faults)?, decision: parse_decision(args.decision.as_deref())?, crash_after: args.crash_after })
+    Ok(MockPluginConfig {
+        family,
+        roles,
+        faults: parse_faults(&args.faults)?,
+        decision: parse_decision(args.decision.as_deref())?,
+        crash_after: args.crash_after,
+    })
 }
 
 /// The scenario's plugin entry decides; flags given as well are added to it.
 fn from_scenario(path: &std::path::Path, name: &str, args: &MockPluginArgs) -> anyhow::Result<MockPluginConfig> {
     let scenario = load(path).map_err(|e| UsageError(e.to_string()))?;
     let plugin = scenario.plugins.iter().find(|p| p.name == name).ok_or_else(|| {
-        UsageError(format!("{}: no plugin named `{name}`; plugins: {}", path.display(), scenario.plugins.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")))
+        UsageError(format!(
+            "{}: no plugin named `{name}`; plugins: {}",
+            path.display(),
+            scenario.plugins.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+        ))
     })?;
     let Process::Mock(spec) = &plugin.process else {
-        return Err(UsageError(format!("{}: plugin `{name}` runs a real command; only `process: {{mock: …}}` plugins can be played", path.display())).into());
+        return Err(UsageError(format!(
+            "{}: plugin `{name}` runs a real command; only `process: {{mock: …}}` plugins can be played",
+            path.display()
+        ))
+        .into());
     };
     let (family, roles) = plugin.protocol();
     let mut faults = parse_faults(&spec.faults)?;

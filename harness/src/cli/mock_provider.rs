@@ -38,16 +38,18 @@ pub(super) struct MockProviderArgs {
 }
 
 pub(super) fn run(args: MockProviderArgs) -> anyhow::Result<ExitCode> {
-    let addr: SocketAddr = args
-        .listen
-        .parse()
-        .map_err(|e| UsageError(format!("--listen {:?} is not an address such as 127.0.0.1:8080: {e}", args.listen)))?;
+    let addr: SocketAddr =
+        args.listen.parse().map_err(|e| UsageError(format!("--listen {:?} is not an address such as 127.0.0.1:8080: {e}", args.listen)))?;
     if !addr.ip().is_loopback() {
-        return Err(UsageError(format!("--listen {addr}: only loopback addresses (127.0.0.1, [::1]) are allowed; the mock provider is for local tests")).into());
+        return Err(UsageError(format!(
+            "--listen {addr}: only loopback addresses (127.0.0.1, [::1]) are allowed; the mock provider is for local tests"
+        ))
+        .into());
     }
     let scenario = load(&args.scenario).map_err(|e| UsageError(e.to_string()))?;
     let rounds = scenario.llm.len();
-    let server = ProviderServer::new(scenario.llm, &ProviderOptions { lenient: args.lenient, journal: args.journal.clone() }).map_err(|e| UsageError(e.to_string()))?;
+    let server = ProviderServer::new(scenario.llm, &ProviderOptions { lenient: args.lenient, journal: args.journal.clone() })
+        .map_err(|e| UsageError(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async move {
         // Signal handlers first: a SIGTERM right after the URL is printed
@@ -59,7 +61,11 @@ pub(super) fn run(args: MockProviderArgs) -> anyhow::Result<ExitCode> {
         let mut stdout = std::io::stdout().lock();
         writeln!(stdout, "http://{local}/v1").and_then(|()| stdout.flush()).context("cannot print the base URL")?;
         drop(stdout);
-        eprintln!("proctor mock-provider: {rounds} scripted round(s) from {}; {} mode", args.scenario.display(), if args.lenient { "lenient" } else { "strict" });
+        eprintln!(
+            "proctor mock-provider: {rounds} scripted round(s) from {}; {} mode",
+            args.scenario.display(),
+            if args.lenient { "lenient" } else { "strict" }
+        );
         let stdin_closed = watch_stdin();
         let stop = async move {
             let reason = tokio::select! {

@@ -15,9 +15,14 @@ use crate::scenario::{discover, load};
 
 pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     let paths = if args.paths.is_empty() { vec![PathBuf::from("scenarios")] } else { args.paths.clone() };
-    let files = discover(&paths).with_context(|| format!("cannot read {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")))?;
+    let files = discover(&paths)
+        .with_context(|| format!("cannot read {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")))?;
     if files.is_empty() {
-        return Err(UsageError(format!("no scenario files (*.yaml) under {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))).into());
+        return Err(UsageError(format!(
+            "no scenario files (*.yaml) under {}",
+            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        ))
+        .into());
     }
     // Every file must load before anything runs: a malformed one is a usage error.
     let mut scenarios = Vec::new();
@@ -27,7 +32,8 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &args.record_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let env = Arc::new(RunEnv { root: std::env::current_dir()?, mock_program: std::env::current_exe()?, record_dir: args.record_dir.clone() });
+    let env =
+        Arc::new(RunEnv { root: std::env::current_dir()?, mock_program: std::env::current_exe()?, record_dir: args.record_dir.clone() });
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     let progress = std::io::stderr().is_terminal() && !args.no_progress;
     let total = scenarios.len();

@@ -13,7 +13,10 @@ use crate::verify::{profile_for, read_evidence, verify};
 pub(super) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let scenario = load(&args.scenario).map_err(|e| UsageError(e.to_string()))?;
     if args.records.is_empty() && args.journal.is_none() {
-        return Err(UsageError("nothing to verify: give the mock plugins' records (--record DIR) and/or the mock provider's journal (--journal FILE)".into()).into());
+        return Err(UsageError(
+            "nothing to verify: give the mock plugins' records (--record DIR) and/or the mock provider's journal (--journal FILE)".into(),
+        )
+        .into());
     }
     let evidence = read_evidence(&args.records, args.journal.as_deref()).map_err(|e| UsageError(e.to_string()))?;
     let profile = profile_for(&scenario, args.profile.as_deref()).map_err(|e| UsageError(e.to_string()))?;

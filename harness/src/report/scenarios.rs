@@ -38,9 +38,18 @@ pub fn render(results: &[RunResult], format: Format) -> String {
             junit.to_string().unwrap_or_default()
         }
         Format::Markdown => {
-            let mut out = format!("## proctor run: {} passed, {failed} failed\n\n| status | scenario | problems |\n|---|---|---|\n", results.len() - failed);
+            let mut out = format!(
+                "## proctor run: {} passed, {failed} failed\n\n| status | scenario | problems |\n|---|---|---|\n",
+                results.len() - failed
+            );
             for r in results {
-                let _ = writeln!(out, "| {} | `{}` | {} |", if r.passed() { "✅" } else { "❌" }, r.id, r.problems.join("<br>").replace('|', "\\|").replace('\n', " "));
+                let _ = writeln!(
+                    out,
+                    "| {} | `{}` | {} |",
+                    if r.passed() { "✅" } else { "❌" },
+                    r.id,
+                    r.problems.join("<br>").replace('|', "\\|").replace('\n', " ")
+                );
             }
             out
         }

@@ -45,7 +45,14 @@ pub fn render(report: &Report, color: bool) -> String {
             let _ = writeln!(out, "{}", p.bold(&escape(title)));
         }
         None => {
-            let _ = writeln!(out, "{} --protocol {}{} -- {}", p.bold("proctor certify"), report.protocol, role, escape(&report.command.join(" ")));
+            let _ = writeln!(
+                out,
+                "{} --protocol {}{} -- {}",
+                p.bold("proctor certify"),
+                report.protocol,
+                role,
+                escape(&report.command.join(" "))
+            );
         }
     }
     for profile in &report.profiles {

@@ -60,7 +60,8 @@ impl RunContext<'_> {
         let argv = match &plugin.process {
             Process::Command(argv) => argv.clone(),
             Process::Mock(m) => {
-                let mut argv = vec![self.env.mock_program.display().to_string(), "mock-plugin".into(), "--protocol".into(), family.name().into()];
+                let mut argv =
+                    vec![self.env.mock_program.display().to_string(), "mock-plugin".into(), "--protocol".into(), family.name().into()];
                 if let Some(role) = role {
                     argv.extend(["--role".into(), role.name().into()]);
                 }
@@ -92,7 +93,13 @@ impl RunContext<'_> {
         if let Some(journal) = &mut self.journal {
             let seq = journal.next_seq();
             let answer = Answer::scripted(&result, round, false, false);
-            journal.record(JournalEntry { seq, method: "POST".into(), path: openai::CHAT_COMPLETIONS.into(), body: openai::request_body(request), answer });
+            journal.record(JournalEntry {
+                seq,
+                method: "POST".into(),
+                path: openai::CHAT_COMPLETIONS.into(),
+                body: openai::request_body(request),
+                answer,
+            });
         }
         result
     }
@@ -141,7 +148,15 @@ pub async fn run(scenario: &Scenario, env: &RunEnv) -> RunResult {
             Journal::to_file(&path).map_err(|e| problems.push(format!("cannot write the LLM journal {}: {e}", path.display()))).ok()
         }
     };
-    let mut ctx = RunContext { scenario, profile, transcript: Transcript::default(), summary: Summary::default(), llm: ScriptedLlm::new(scenario.llm.clone()), journal, env };
+    let mut ctx = RunContext {
+        scenario,
+        profile,
+        transcript: Transcript::default(),
+        summary: Summary::default(),
+        llm: ScriptedLlm::new(scenario.llm.clone()),
+        journal,
+        env,
+    };
     if let Err(e) = pipeline::run(&mut ctx).await {
         ctx.transcript.push("runtime", "error", e.to_string());
         problems.push(format!("run error: {e}"));

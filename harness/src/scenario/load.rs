@@ -64,7 +64,10 @@ fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
                 | (Runtime::Runok, PluginConfig::RunokExtension(_))
         );
         if !fits {
-            return invalid(format!("plugin `{}` is configured for another runtime than {:?}", p.name, s.runtime), "promptkit takes promptkit_hook/promptkit_tool/promptkit_eval, picoclaw picoclaw_hook, runok runok_extension");
+            return invalid(
+                format!("plugin `{}` is configured for another runtime than {:?}", p.name, s.runtime),
+                "promptkit takes promptkit_hook/promptkit_tool/promptkit_eval, picoclaw picoclaw_hook, runok runok_extension",
+            );
         }
     }
     if s.turns.is_empty() {
@@ -77,7 +80,10 @@ fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
             _ => true,
         };
         if !ok {
-            return invalid(format!("turn {t:?} does not fit runtime {:?}", s.runtime), "runok scenarios are `command` turns; the others use `user`, `resolve` and `reject`");
+            return invalid(
+                format!("turn {t:?} does not fit runtime {:?}", s.runtime),
+                "runok scenarios are `command` turns; the others use `user`, `resolve` and `reject`",
+            );
         }
     }
     if let Some(profile) = &s.profile {

@@ -25,7 +25,11 @@ pub fn expected_calls(scenario: &Scenario, received: &[Received], profile: Profi
     for want in &expect.received {
         let sessions = received.iter().filter(|r| r.plugin == want.plugin).flat_map(|r| &r.sessions);
         let hit = sessions.clone().any(|s| String::from_utf8_lossy(&s.bytes).contains(want.contains.as_str()));
-        let outcome = if hit { Outcome::Pass } else { Outcome::fail(Failure::Missing { what: format!("{} receiving {:?}", want.plugin, want.contains) }) };
+        let outcome = if hit {
+            Outcome::Pass
+        } else {
+            Outcome::fail(Failure::Missing { what: format!("{} receiving {:?}", want.plugin, want.contains) })
+        };
         out.push(CheckResult::new(def, profile.name(), Some(want.plugin.clone()), outcome, Evidence::default()));
     }
     for forbidden in &expect.not_called {
@@ -73,7 +77,11 @@ pub fn expected_results(scenario: &Scenario, journal: &[JournalEntry], profile: 
             None => match delivered[at..].iter().find(|d| !renamed && d.tool == want.tool) {
                 Some(d) => {
                     let expected = format!("text containing {:?}", want.contains.as_deref().unwrap_or_default());
-                    let failure = Failure::Mismatch { path: format!("the tool message for call {} ({})", d.call_id, d.tool), expected, actual: d.content.clone() };
+                    let failure = Failure::Mismatch {
+                        path: format!("the tool message for call {} ({})", d.call_id, d.tool),
+                        expected,
+                        actual: d.content.clone(),
+                    };
                     (Outcome::fail(failure), Evidence::received(d.content.as_bytes()))
                 }
                 None => {
@@ -84,7 +92,10 @@ pub fn expected_results(scenario: &Scenario, journal: &[JournalEntry], profile: 
         };
         let mut result = CheckResult::new(def, profile.name(), Some(want.tool.clone()), outcome, evidence);
         if want.contains.is_none() && want.is_error.is_some() && result.status == Status::Pass {
-            result.message = format!("a result for {} reached the LLM; `is_error` is the runtime's own flag and not on the wire: add `contains` to judge what the LLM was told", want.tool);
+            result.message = format!(
+                "a result for {} reached the LLM; `is_error` is the runtime's own flag and not on the wire: add `contains` to judge what the LLM was told",
+                want.tool
+            );
         }
         out.push(result);
     }

@@ -75,7 +75,11 @@ fn judge(entries: &[JournalEntry], tool: &str) -> (Outcome, Evidence) {
 /// (`"proctor_late_reply_to":1` or pretty-printed with spaces).
 fn marked_request(content: &str) -> Option<u64> {
     let rest = &content[content.find(LATE_REPLY_MARKER)? + LATE_REPLY_MARKER.len()..];
-    let digits: String = rest.trim_start_matches(|c: char| c == '"' || c == '\\' || c == ':' || c.is_whitespace()).chars().take_while(char::is_ascii_digit).collect();
+    let digits: String = rest
+        .trim_start_matches(|c: char| c == '"' || c == '\\' || c == ':' || c.is_whitespace())
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
     digits.parse().ok()
 }
 

@@ -34,7 +34,11 @@ pub fn judge_journal(scenario: &Scenario, entries: &[JournalEntry], profile: Pro
         if entry.path != openai::CHAT_COMPLETIONS {
             if entry.method == "POST" && entry.answer.kind == "not_found" {
                 let ev = Evidence::received(entry.path.as_bytes());
-                found.add("RUNTIME-LLM-REQUEST", Err(mismatch("path", &format!("POST {}", openai::CHAT_COMPLETIONS), format!("{} {}", entry.method, entry.path))), ev);
+                found.add(
+                    "RUNTIME-LLM-REQUEST",
+                    Err(mismatch("path", &format!("POST {}", openai::CHAT_COMPLETIONS), format!("{} {}", entry.method, entry.path))),
+                    ev,
+                );
             }
             continue;
         }
@@ -65,7 +69,9 @@ pub fn judge_journal(scenario: &Scenario, entries: &[JournalEntry], profile: Pro
                 }
             }
             Err(miss) if miss.beyond_script => found.add("RUNTIME-LLM-SCRIPT", Err(Failure::Unexpected { what: miss.message }), ev),
-            Err(miss) => found.add("RUNTIME-LLM-SCRIPT", Err(mismatch(&format!("round {}", miss.call), "the round's `when`", miss.message)), ev),
+            Err(miss) => {
+                found.add("RUNTIME-LLM-SCRIPT", Err(mismatch(&format!("round {}", miss.call), "the round's `when`", miss.message)), ev)
+            }
         }
     }
     let left = replay.unused_rounds();
@@ -151,7 +157,11 @@ fn well_formed(body: &Value) -> Result<(), Failure> {
         return Err(mismatch("$.model", "a model name", body.get("model").map_or("nothing".into(), Value::to_string)));
     }
     let Some(messages) = body.get("messages").and_then(Value::as_array).filter(|m| !m.is_empty()) else {
-        return Err(mismatch("$.messages", "a non-empty array of messages", body.get("messages").map_or("nothing".into(), Value::to_string)));
+        return Err(mismatch(
+            "$.messages",
+            "a non-empty array of messages",
+            body.get("messages").map_or("nothing".into(), Value::to_string),
+        ));
     };
     for (i, m) in messages.iter().enumerate() {
         let role = m.get("role").and_then(Value::as_str).unwrap_or_default();
@@ -171,7 +181,11 @@ fn well_formed(body: &Value) -> Result<(), Failure> {
                 return Err(mismatch(&format!("{at}.type"), "\"function\"", call.get("type").map_or("nothing".into(), Value::to_string)));
             }
             if !args.and_then(Value::as_str).is_some_and(|a| serde_json::from_str::<Value>(a).is_ok()) {
-                return Err(mismatch(&format!("{at}.function.arguments"), "a string of JSON (arguments are encoded, not nested)", args.map_or("nothing".into(), Value::to_string)));
+                return Err(mismatch(
+                    &format!("{at}.function.arguments"),
+                    "a string of JSON (arguments are encoded, not nested)",
+                    args.map_or("nothing".into(), Value::to_string),
+                ));
             }
         }
     }
@@ -194,12 +208,22 @@ fn tool_results(body: &Value, pending: &[ResolvedCall]) -> Result<(), Failure> {
                         open.remove(at);
                         answered.push(id);
                     }
-                    None if answered.contains(&id) => return Err(Failure::Unexpected { what: format!("a second tool message for call {id}") }),
-                    None => return Err(Failure::Unexpected { what: format!("a tool message for {id:?}, which no assistant message called") }),
+                    None if answered.contains(&id) => {
+                        return Err(Failure::Unexpected { what: format!("a second tool message for call {id}") });
+                    }
+                    None => {
+                        return Err(Failure::Unexpected { what: format!("a tool message for {id:?}, which no assistant message called") });
+                    }
                 }
             }
             "assistant" | "user" if !open.is_empty() => {
-                return Err(Failure::Missing { what: format!("a tool message answering {} before the next {} message", open.join(", "), m["role"].as_str().unwrap_or_default()) });
+                return Err(Failure::Missing {
+                    what: format!(
+                        "a tool message answering {} before the next {} message",
+                        open.join(", "),
+                        m["role"].as_str().unwrap_or_default()
+                    ),
+                });
             }
             _ => {}
         }
@@ -251,11 +275,21 @@ mod tests {
 
     #[test]
     fn a_rolled_back_turn_is_told_from_a_forgotten_one() {
-        let (system, first, second) = (json!({"role": "system", "content": "s"}), json!({"role": "user", "content": "one"}), json!({"role": "user", "content": "two"}));
+        let (system, first, second) = (
+            json!({"role": "system", "content": "s"}),
+            json!({"role": "user", "content": "one"}),
+            json!({"role": "user", "content": "two"}),
+        );
         let previous = [system.clone(), first.clone()];
         assert!(rolled_back(&previous, &[system.clone(), second.clone()]), "history restored to before the turn");
         assert!(!rolled_back(&previous, &[system.clone(), first.clone(), second.clone()]), "the turn kept, its tool calls forgotten");
-        assert!(!rolled_back(&previous, &[system.clone(), first, assistant(&["a"]), json!({"role": "tool", "tool_call_id": "a", "content": "x"})]), "a tool round");
+        assert!(
+            !rolled_back(
+                &previous,
+                &[system.clone(), first, assistant(&["a"]), json!({"role": "tool", "tool_call_id": "a", "content": "x"})]
+            ),
+            "a tool round"
+        );
         assert!(!rolled_back(&[], &[system, second]), "the first request");
     }
 
@@ -268,7 +302,10 @@ mod tests {
             (json!({"model": "m", "messages": []}), "$.messages"),
             (json!({"model": "m", "messages": [{"role": "human", "content": "hi"}]}), "$.messages[0].role"),
             (json!({"model": "m", "messages": [{"role": "tool", "content": "x"}]}), "$.messages[0].tool_call_id"),
-            (json!({"model": "m", "messages": [{"role": "assistant", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "kv", "arguments": {}}}]}]}), "$.messages[0].tool_calls[0].function.arguments"),
+            (
+                json!({"model": "m", "messages": [{"role": "assistant", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "kv", "arguments": {}}}]}]}),
+                "$.messages[0].tool_calls[0].function.arguments",
+            ),
         ];
         for (body, path) in cases {
             assert!(matches!(well_formed(&body), Err(Failure::Mismatch { path: p, .. }) if p == path), "{body}");

@@ -39,7 +39,12 @@ pub fn read_evidence(records: &[PathBuf], journal: Option<&Path>) -> Result<Evid
         if p.is_dir() {
             let entries = std::fs::read_dir(p).map_err(|e| BadInput(format!("cannot read {}: {e}", p.display())))?;
             // The LLM journal `proctor run --record-dir` writes is not a plugin record.
-            files.extend(entries.flatten().map(|e| e.path()).filter(|f| f.extension().is_some_and(|x| x == "jsonl") && !f.ends_with(crate::runner::LLM_JOURNAL)));
+            files.extend(
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|f| f.extension().is_some_and(|x| x == "jsonl") && !f.ends_with(crate::runner::LLM_JOURNAL)),
+            );
         } else if p.exists() {
             files.push(p.clone());
         } else {
@@ -113,7 +118,11 @@ fn tool_calls_to(scenario: &Scenario, journal: Option<&[JournalEntry]>, name: &s
     let last_chat = journal.and_then(|j| j.iter().rev().find(|e| e.path == openai::CHAT_COMPLETIONS));
     if let Some(entry) = last_chat {
         let messages = entry.body.get("messages").and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
-        return messages.iter().flat_map(|m| m.get("tool_calls").and_then(serde_json::Value::as_array).cloned().unwrap_or_default()).filter(|c| c.pointer("/function/name").and_then(serde_json::Value::as_str) == Some(name)).count();
+        return messages
+            .iter()
+            .flat_map(|m| m.get("tool_calls").and_then(serde_json::Value::as_array).cloned().unwrap_or_default())
+            .filter(|c| c.pointer("/function/name").and_then(serde_json::Value::as_str) == Some(name))
+            .count();
     }
     scenario
         .llm
@@ -124,4 +133,3 @@ fn tool_calls_to(scenario: &Scenario, journal: Option<&[JournalEntry]>, name: &s
         })
         .sum()
 }
-

@@ -25,8 +25,7 @@ use std::time::{Duration, Instant};
 
 use runok::config::ActionKind;
 use runok::exec::extension_runner::{
-    ExtensionRequest, ExtensionResponse, ExtensionResult, ExtensionRunner, ProcessExtensionRunner,
-    resolve_extension_result,
+    ExtensionRequest, ExtensionResponse, ExtensionResult, ExtensionRunner, ProcessExtensionRunner, resolve_extension_result,
 };
 use serde_json::Value;
 use tempfile::TempDir;
@@ -75,12 +74,7 @@ fn proctor() -> PathBuf {
 /// `curl -X POST --silent …` with `AWS_PROFILE=prod`, the docs' example.
 /// Two keys in each map, so unsorted `HashMap` output would show.
 fn request() -> ExtensionRequest {
-    let map = |pairs: &[(&str, &str)]| {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    };
+    let map = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     ExtensionRequest {
         command: "curl".into(),
         flags: map(&[("X", "POST"), ("silent", "")]),
@@ -112,49 +106,27 @@ impl Run {
     }
 
     /// Runs in `dir`, appending to its `ext.jsonl` record.
-    fn in_dir(
-        dir: TempDir,
-        decision: &str,
-        faults: &[&str],
-        extra: &[&str],
-        timeout: Duration,
-    ) -> Run {
+    fn in_dir(dir: TempDir, decision: &str, faults: &[&str], extra: &[&str], timeout: Duration) -> Run {
         let executor = executor(dir.path(), decision, faults, extra);
         let start = Instant::now();
         let raw = ProcessExtensionRunner.validate(&executor, &request(), timeout);
         let elapsed = start.elapsed();
         let shown = raw.as_ref().map(Clone::clone).map_err(ToString::to_string);
         let result = resolve_extension_result(raw, false);
-        Run {
-            dir,
-            raw: shown,
-            result,
-            elapsed,
-        }
+        Run { dir, raw: shown, result, elapsed }
     }
 
     #[track_caller]
     fn assert_resolved(&self, action: ActionKind, message: Option<&str>, fix: Option<&str>) {
-        let want = ExtensionResult {
-            action,
-            message: message.map(Into::into),
-            fix_suggestion: fix.map(Into::into),
-        };
-        assert_eq!(
-            self.result, want,
-            "runok resolved {:?} (validate returned {:?})",
-            self.result, self.raw
-        );
+        let want = ExtensionResult { action, message: message.map(Into::into), fix_suggestion: fix.map(Into::into) };
+        assert_eq!(self.result, want, "runok resolved {:?} (validate returned {:?})", self.result, self.raw);
     }
 
     /// `validate` failed with an error whose `Display` contains `needle`.
     #[track_caller]
     fn assert_error(&self, needle: &str) {
         match &self.raw {
-            Err(shown) => assert!(
-                shown.contains(needle),
-                "runok's error {shown:?} does not mention {needle:?}"
-            ),
+            Err(shown) => assert!(shown.contains(needle), "runok's error {shown:?} does not mention {needle:?}"),
             Ok(resp) => panic!("runok accepted {resp:?}; expected an error mentioning {needle:?}"),
         }
     }
@@ -173,23 +145,15 @@ impl Run {
     fn assert_requests_well_formed(&self, processes: usize) {
         let sessions = read_record(&self.dir.path().join("ext.jsonl"));
         assert_eq!(sessions.len(), processes, "mock processes recorded");
-        let built = ProcessExtensionRunner
-            .build_jsonrpc_request(&request())
-            .expect("runok builds the request");
+        let built = ProcessExtensionRunner.build_jsonrpc_request(&request()).expect("runok builds the request");
         assert_eq!(built, WIRE, "runok's own build_jsonrpc_request");
         for (bytes, eof) in &sessions {
-            assert!(
-                !bytes.ends_with('\n'),
-                "runok@0.3.1 sends no trailing newline, got {bytes:?}"
-            );
+            assert!(!bytes.ends_with('\n'), "runok@0.3.1 sends no trailing newline, got {bytes:?}");
             assert_eq!(bytes, WIRE, "what the mock received from runok");
             assert!(eof, "runok closes stdin after the request");
         }
         let report = verify(self.dir.path());
-        assert_eq!(
-            report["verdict"], "conformant",
-            "proctor verify on runok's requests: {report:#}"
-        );
+        assert_eq!(report["verdict"], "conformant", "proctor verify on runok's requests: {report:#}");
         assert_eq!(report["profiles"][0], "runok@0.3.1");
     }
 }
@@ -198,14 +162,8 @@ impl Run {
 fn executor(dir: &Path, decision: &str, faults: &[&str], extra: &[&str]) -> String {
     let bin = proctor();
     let record = dir.join("ext.jsonl");
-    let mut words: Vec<&str> = vec![
-        bin.to_str().expect("UTF-8 PROCTOR_BIN"),
-        "mock-plugin",
-        "--protocol",
-        "runok-extension",
-        "--decision",
-        decision,
-    ];
+    let mut words: Vec<&str> =
+        vec![bin.to_str().expect("UTF-8 PROCTOR_BIN"), "mock-plugin", "--protocol", "runok-extension", "--decision", decision];
     for fault in faults {
         words.extend(["--fault", fault]);
     }
@@ -213,29 +171,21 @@ fn executor(dir: &Path, decision: &str, faults: &[&str], extra: &[&str]) -> Stri
     words.extend(["--record", record.to_str().expect("UTF-8 temp path")]);
     let cmd = shlex::try_join(words.iter().copied()).expect("quotable executor command");
     let back: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-    assert_eq!(
-        shlex::split(&cmd),
-        Some(back),
-        "runok splits the executor back into these words"
-    );
+    assert_eq!(shlex::split(&cmd), Some(back), "runok splits the executor back into these words");
     cmd
 }
 
 /// The record's processes: the bytes each received and whether it saw EOF.
 fn read_record(path: &Path) -> Vec<(String, bool)> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("no record at {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("no record at {}: {e}", path.display()));
     let mut sessions: Vec<(String, bool)> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: Value =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("record line {line:?}: {e}"));
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("record line {line:?}: {e}"));
         if v.get("start").is_some() {
             sessions.push((String::new(), false));
             continue;
         }
-        let last = sessions
-            .last_mut()
-            .expect("record starts with a start marker");
+        let last = sessions.last_mut().expect("record starts with a start marker");
         if v.get("eof") == Some(&Value::Bool(true)) {
             last.1 = true;
         } else if let Some(t) = v.get("text").and_then(Value::as_str) {
@@ -263,18 +213,10 @@ fn verify(dir: &Path) -> Value {
         .output()
         .expect("run proctor verify");
     let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "proctor verify printed no JSON report ({e}); status {}, stderr:\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        )
+        panic!("proctor verify printed no JSON report ({e}); status {}, stderr:\n{}", out.status, String::from_utf8_lossy(&out.stderr))
     });
     let conformant = report["verdict"] == "conformant";
-    assert_eq!(
-        out.status.code(),
-        Some(if conformant { 0 } else { 1 }),
-        "verify's exit status matches its verdict"
-    );
+    assert_eq!(out.status.code(), Some(if conformant { 0 } else { 1 }), "verify's exit status matches its verdict");
     report
 }
 
@@ -290,18 +232,8 @@ fn allow_then_deny_and_verify_judges_runoks_requests_conformant() {
     deny.assert_resolved(ActionKind::Deny, Some(DENY_MESSAGE), Some(DENY_FIX));
     deny.assert_requests_well_formed(2);
     let report = verify(deny.dir.path());
-    let ids: Vec<&str> = report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .filter_map(|c| c["id"].as_str())
-        .collect();
-    for id in [
-        "RUNTIME-STDIN-CLOSED",
-        "RUNTIME-FRAMING",
-        "RUNTIME-JSONRPC-ENVELOPE",
-        "RUNTIME-METHODS",
-    ] {
+    let ids: Vec<&str> = report["checks"].as_array().expect("checks").iter().filter_map(|c| c["id"].as_str()).collect();
+    for id in ["RUNTIME-STDIN-CLOSED", "RUNTIME-FRAMING", "RUNTIME-JSONRPC-ENVELOPE", "RUNTIME-METHODS"] {
         assert!(ids.contains(&id), "verify ran {id}: {ids:?}");
     }
     assert_eq!(report["summary"]["passed"], 4, "{report:#}");
@@ -338,11 +270,7 @@ fn hang_times_out_and_asks() {
     // research B1: "If elapsed >= timeout, it calls child.kill() … returns ExtensionError::Timeout(timeout)".
     run.assert_error("timeout after 1s");
     run.assert_resolved(ActionKind::Ask, Some(TIMED_OUT), None);
-    assert!(
-        run.elapsed >= SHORT && run.elapsed < Duration::from_secs(4),
-        "timed out after {:?}",
-        run.elapsed
-    );
+    assert!(run.elapsed >= SHORT && run.elapsed < Duration::from_secs(4), "timed out after {:?}", run.elapsed);
     run.assert_requests_well_formed(1);
 }
 
@@ -352,11 +280,7 @@ fn ignore_sigterm_does_not_matter_because_runok_sends_sigkill() {
     // research B1: "child.kill() (SIGKILL, direct child only …)".
     run.assert_error("timeout after 1s");
     run.assert_resolved(ActionKind::Ask, Some(TIMED_OUT), None);
-    assert!(
-        run.elapsed < Duration::from_secs(4),
-        "kill took {:?}",
-        run.elapsed
-    );
+    assert!(run.elapsed < Duration::from_secs(4), "kill took {:?}", run.elapsed);
 }
 
 #[test]
@@ -391,11 +315,7 @@ fn slow_start_fits_the_deadline_because_the_request_is_already_in_the_pipe() {
     // small request fits the pipe buffer, so 2 s of sleep cost 2 s of the 5.
     let run = Run::new("allow", &["slow-start"], TIMEOUT);
     run.assert_resolved(ActionKind::Allow, None, None);
-    assert!(
-        run.elapsed >= Duration::from_millis(1900),
-        "answered after {:?}",
-        run.elapsed
-    );
+    assert!(run.elapsed >= Duration::from_millis(1900), "answered after {:?}", run.elapsed);
     let late = Run::new("allow", &["slow-start"], SHORT);
     late.assert_error("timeout after 1s");
 }
@@ -560,14 +480,8 @@ fn a_grandchild_holding_stdout_blocks_runok_past_its_deadline() {
     thread::spawn(move || {
         let _ = tx.send(Run::new("deny", &["grandchild"], SHORT));
     });
-    let run = rx
-        .recv_timeout(Duration::from_secs(45))
-        .expect("runok still blocked after 45 s");
-    assert!(
-        run.elapsed >= Duration::from_secs(25),
-        "runok returned after {:?}; expected the grandchild's ~30 s",
-        run.elapsed
-    );
+    let run = rx.recv_timeout(Duration::from_secs(45)).expect("runok still blocked after 45 s");
+    assert!(run.elapsed >= Duration::from_secs(25), "runok returned after {:?}; expected the grandchild's ~30 s", run.elapsed);
     run.assert_resolved(ActionKind::Deny, Some(DENY_MESSAGE), Some(DENY_FIX));
     run.assert_requests_well_formed(1);
 }

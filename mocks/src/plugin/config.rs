@@ -32,13 +32,7 @@ pub struct MockPluginConfig {
 impl MockPluginConfig {
     /// A well-behaved plugin of `family`: every role, no faults, allow.
     pub fn new(family: Family) -> Self {
-        MockPluginConfig {
-            family,
-            roles: Vec::new(),
-            faults: Vec::new(),
-            decision: Decision::default(),
-            crash_after: None,
-        }
+        MockPluginConfig { family, roles: Vec::new(), faults: Vec::new(), decision: Decision::default(), crash_after: None }
     }
 
     /// Whether `fault` is switched on.
@@ -48,11 +42,7 @@ impl MockPluginConfig {
 
     /// The roles actually played: the configured ones, or all of the family's.
     pub fn effective_roles(&self) -> &[Role] {
-        if self.roles.is_empty() {
-            self.family.roles()
-        } else {
-            &self.roles
-        }
+        if self.roles.is_empty() { self.family.roles() } else { &self.roles }
     }
 
     /// How many requests [`Fault::CrashAfter`] lets through (default 1).
@@ -83,13 +73,7 @@ pub enum Decision {
 
 impl Decision {
     /// Every decision, in the order they are listed to users.
-    pub const ALL: [Decision; 5] = [
-        Decision::Allow,
-        Decision::Deny,
-        Decision::Pending,
-        Decision::Respond,
-        Decision::Modify,
-    ];
+    pub const ALL: [Decision; 5] = [Decision::Allow, Decision::Deny, Decision::Pending, Decision::Respond, Decision::Modify];
 
     /// The kebab-case name used on the command line (`--decision`).
     pub fn name(self) -> &'static str {
@@ -112,14 +96,11 @@ impl fmt::Display for Decision {
 impl FromStr for Decision {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Decision::ALL
-            .into_iter()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| UnknownName {
-                what: "decision",
-                given: s.to_string(),
-                expected: Decision::ALL.iter().map(|d| d.name()).collect(),
-            })
+        Decision::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| UnknownName {
+            what: "decision",
+            given: s.to_string(),
+            expected: Decision::ALL.iter().map(|d| d.name()).collect(),
+        })
     }
 }
 
@@ -134,10 +115,7 @@ mod tests {
         }
         assert_eq!(Decision::default(), Decision::Allow);
         let err = "Allow".parse::<Decision>().unwrap_err().to_string();
-        assert!(
-            err.contains("allow, deny, pending, respond, modify"),
-            "{err}"
-        );
+        assert!(err.contains("allow, deny, pending, respond, modify"), "{err}");
     }
 
     #[test]

@@ -16,10 +16,7 @@ pub(crate) fn response(faults: &[Fault], id: &Value, answer: &Answer) -> Option<
     let has = |f| faults.contains(&f);
     if has(Fault::BothResultError) {
         if obj.contains_key("result") {
-            obj.insert(
-                "error".into(),
-                json!({"code": SERVER_ERROR, "message": "mock error"}),
-            );
+            obj.insert("error".into(), json!({"code": SERVER_ERROR, "message": "mock error"}));
         } else {
             obj.insert("result".into(), json!({}));
         }
@@ -117,9 +114,6 @@ mod tests {
     #[test]
     fn notification_reply_has_null_id() {
         let r = notification_response(&[]);
-        assert_eq!(
-            r,
-            json!({"jsonrpc": "2.0", "id": null, "result": {"ack": true}})
-        );
+        assert_eq!(r, json!({"jsonrpc": "2.0", "id": null, "result": {"ack": true}}));
     }
 }

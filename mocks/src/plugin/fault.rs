@@ -189,10 +189,8 @@ impl Fault {
             PartialLine | NoFlush | DropPipelined => !one_shot,
             TwoDocuments | LogLine | PrettyPrint | InvalidUtf8 | Bom | Crlf | HugeLine | TruncatedLine => !silent,
             DuplicateId | LateReply => family.is_jsonrpc(),
-            NoJsonrpc | WrongVersion | WrongId | StringId | BothResultError
-            | NeitherResultError | BadErrorObject | ReplyToNotification | IgnoreUnknownMethod => {
-                family.is_jsonrpc()
-            }
+            NoJsonrpc | WrongVersion | WrongId | StringId | BothResultError | NeitherResultError | BadErrorObject | ReplyToNotification
+            | IgnoreUnknownMethod => family.is_jsonrpc(),
             NoHello | HelloError => family == Family::PicoclawHook,
             CrashAfter | IgnoreEof | ExitNonzero | Grandchild | IgnoreSigterm | SlowStart => true,
             Hang | StderrFlood | StdoutFlood => true,
@@ -202,10 +200,7 @@ impl Fault {
             PendingNoReason => family == Family::PromptkitExec && role == Role::Tool,
             ScoreOutOfRange | ScoreString => role == Role::Eval,
             AllowString | AckOnly => matches!(role, Role::ProviderHook | Role::ToolHook),
-            DenyNoReason => matches!(
-                role,
-                Role::ProviderHook | Role::ToolHook | Role::ToolMode | Role::Approve
-            ),
+            DenyNoReason => matches!(role, Role::ProviderHook | Role::ToolHook | Role::ToolMode | Role::Approve),
             NoAck => role == Role::SessionHook,
             UnknownAction | RespondEverywhere | ModifyFlat | ModifyEmpty => {
                 matches!(role, Role::Llm | Role::ToolMode)
@@ -218,10 +213,7 @@ impl Fault {
 
     /// Whether the fault changes anything for some role of `family`.
     pub fn applies_to_family(self, family: Family) -> bool {
-        family
-            .roles()
-            .iter()
-            .any(|&role| self.applies_to(family, role))
+        family.roles().iter().any(|&role| self.applies_to(family, role))
     }
 }
 
@@ -234,15 +226,11 @@ impl fmt::Display for Fault {
 impl FromStr for Fault {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Fault::ALL
-            .iter()
-            .copied()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| UnknownName {
-                what: "fault",
-                given: s.to_string(),
-                expected: Fault::ALL.iter().map(|f| f.name()).collect(),
-            })
+        Fault::ALL.iter().copied().find(|f| f.name() == s).ok_or_else(|| UnknownName {
+            what: "fault",
+            given: s.to_string(),
+            expected: Fault::ALL.iter().map(|f| f.name()).collect(),
+        })
     }
 }
 
@@ -266,8 +254,7 @@ mod tests {
         for fault in Fault::ALL {
             let name = fault.name();
             assert!(
-                name.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
                     && !name.starts_with('-')
                     && !name.ends_with('-'),
                 "{name}"
@@ -287,10 +274,7 @@ mod tests {
     #[test]
     fn every_fault_applies_to_some_family() {
         for &fault in Fault::ALL {
-            assert!(
-                Family::ALL.iter().any(|&f| fault.applies_to_family(f)),
-                "{fault} applies nowhere"
-            );
+            assert!(Family::ALL.iter().any(|&f| fault.applies_to_family(f)), "{fault} applies nowhere");
         }
         assert!(!Fault::WrongId.applies_to_family(Family::PromptkitExec));
         assert!(Fault::WrongId.applies_to_family(Family::RunokExtension));

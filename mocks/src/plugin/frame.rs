@@ -51,17 +51,9 @@ impl Framer {
             mark_first_string(payload(&mut reply, jsonrpc));
         }
         if self.huge {
-            insert(
-                payload(&mut reply, jsonrpc),
-                "padding",
-                Value::String("p".repeat(HUGE_PADDING)),
-            );
+            insert(payload(&mut reply, jsonrpc), "padding", Value::String("p".repeat(HUGE_PADDING)));
         }
-        let text = if self.pretty {
-            serde_json::to_vec_pretty(&reply)
-        } else {
-            serde_json::to_vec(&reply)
-        };
+        let text = if self.pretty { serde_json::to_vec_pretty(&reply) } else { serde_json::to_vec(&reply) };
         // Writing a `Value` into memory has no failure mode (keys are strings,
         // numbers are finite), so this never triggers.
         let text = text.expect("serialising a serde_json::Value into memory cannot fail");

@@ -32,10 +32,7 @@ pub(crate) fn apply(faults: &[Fault], site: Site<'_>, answer: Answer) -> Answer 
     let Answer::Result(mut body) = answer else {
         return answer;
     };
-    let ordered = Fault::ALL
-        .iter()
-        .filter(|f| **f != Fault::UnknownAction)
-        .chain([&Fault::UnknownAction]);
+    let ordered = Fault::ALL.iter().filter(|f| **f != Fault::UnknownAction).chain([&Fault::UnknownAction]);
     for &fault in ordered.filter(|f| faults.contains(f)) {
         body = bend(fault, site, body);
     }
@@ -71,10 +68,7 @@ fn bend(fault: Fault, site: Site<'_>, body: Value) -> Value {
 
 fn bend_picoclaw(fault: Fault, method: &str, params: &Value, body: Value) -> Value {
     use Fault::*;
-    let interceptor = matches!(
-        method,
-        "hook.before_llm" | "hook.after_llm" | "hook.before_tool" | "hook.after_tool"
-    );
+    let interceptor = matches!(method, "hook.before_llm" | "hook.after_llm" | "hook.before_tool" | "hook.after_tool");
     match (fault, method) {
         (DenyNoReason, "hook.before_tool") => json!({"action": "deny_tool"}),
         (DenyNoReason, "hook.approve_tool") => json!({"approved": false}),
@@ -133,143 +127,44 @@ mod tests {
     #[test]
     fn promptkit_bodies() {
         let tool = json!({"result": {"echo": {}}});
-        assert_eq!(
-            run(&[Fault::ToolEmpty], Site::Exec(Role::Tool), tool.clone()),
-            json!({})
-        );
-        assert_eq!(
-            run(&[Fault::ToolBoth], Site::Server, tool.clone()),
-            json!({"result": 1, "error": "x"})
-        );
-        assert_eq!(
-            run(&[Fault::ToolEmpty], Site::Exec(Role::Eval), tool),
-            json!({"result": {"echo": {}}})
-        );
+        assert_eq!(run(&[Fault::ToolEmpty], Site::Exec(Role::Tool), tool.clone()), json!({}));
+        assert_eq!(run(&[Fault::ToolBoth], Site::Server, tool.clone()), json!({"result": 1, "error": "x"}));
+        assert_eq!(run(&[Fault::ToolEmpty], Site::Exec(Role::Eval), tool), json!({"result": {"echo": {}}}));
         let eval = json!({"score": 0.9, "detail": "mock", "data": {}});
-        assert_eq!(
-            run(&[Fault::ScoreString], Site::Exec(Role::Eval), eval.clone())["score"],
-            json!("0.9")
-        );
-        assert_eq!(
-            run(&[Fault::ScoreOutOfRange], Site::Exec(Role::Eval), eval)["score"],
-            json!(1.7)
-        );
+        assert_eq!(run(&[Fault::ScoreString], Site::Exec(Role::Eval), eval.clone())["score"], json!("0.9"));
+        assert_eq!(run(&[Fault::ScoreOutOfRange], Site::Exec(Role::Eval), eval)["score"], json!(1.7));
         let allow = json!({"allow": true});
-        assert_eq!(
-            run(&[Fault::AckOnly], Site::Exec(Role::ToolHook), allow.clone()),
-            json!({"ack": true})
-        );
-        assert_eq!(
-            run(
-                &[Fault::AllowString],
-                Site::Exec(Role::ProviderHook),
-                allow.clone()
-            ),
-            json!({"allow": "true"})
-        );
-        assert_eq!(
-            run(&[Fault::AllowString], Site::Exec(Role::SessionHook), allow),
-            json!({"allow": true})
-        );
-        assert_eq!(
-            run(
-                &[Fault::NoAck],
-                Site::Exec(Role::SessionHook),
-                json!({"ack": true})
-            ),
-            json!({})
-        );
+        assert_eq!(run(&[Fault::AckOnly], Site::Exec(Role::ToolHook), allow.clone()), json!({"ack": true}));
+        assert_eq!(run(&[Fault::AllowString], Site::Exec(Role::ProviderHook), allow.clone()), json!({"allow": "true"}));
+        assert_eq!(run(&[Fault::AllowString], Site::Exec(Role::SessionHook), allow), json!({"allow": true}));
+        assert_eq!(run(&[Fault::NoAck], Site::Exec(Role::SessionHook), json!({"ack": true})), json!({}));
     }
 
     #[test]
     fn picoclaw_bodies() {
         let params = json!({"tool": "t", "arguments": {"a": 1}});
-        let site = |method| Site::Picoclaw {
-            method,
-            params: &params,
-        };
+        let site = |method| Site::Picoclaw { method, params: &params };
         let cont = json!({"action": "continue"});
-        assert_eq!(
-            run(
-                &[Fault::UnknownAction],
-                site("hook.after_llm"),
-                cont.clone()
-            ),
-            json!({"action": "Continue"})
-        );
-        assert_eq!(
-            run(
-                &[Fault::UnknownAction, Fault::ModifyEmpty],
-                site("hook.before_llm"),
-                cont.clone()
-            ),
-            json!({"action": "Modify"})
-        );
+        assert_eq!(run(&[Fault::UnknownAction], site("hook.after_llm"), cont.clone()), json!({"action": "Continue"}));
+        assert_eq!(run(&[Fault::UnknownAction, Fault::ModifyEmpty], site("hook.before_llm"), cont.clone()), json!({"action": "Modify"}));
         assert_eq!(
             run(&[Fault::ModifyFlat], site("hook.before_tool"), cont.clone()),
             json!({"action": "modify", "call": {"arguments": {"a": 1}}})
         );
-        assert_eq!(
-            run(&[Fault::ModifyFlat], site("hook.before_llm"), cont.clone()),
-            cont
-        );
-        assert_eq!(
-            run(
-                &[Fault::RespondEverywhere],
-                site("hook.after_tool"),
-                cont.clone()
-            )["action"],
-            json!("respond")
-        );
-        assert_eq!(
-            run(
-                &[Fault::RespondEverywhere],
-                site("hook.approve_tool"),
-                json!({"approved": true})
-            ),
-            json!({"approved": true})
-        );
-        assert_eq!(
-            run(
-                &[Fault::ApproveMissing],
-                site("hook.approve_tool"),
-                json!({"approved": true})
-            ),
-            json!({"reason": "x"})
-        );
-        assert_eq!(
-            run(
-                &[Fault::DenyNoReason],
-                site("hook.before_tool"),
-                cont.clone()
-            ),
-            json!({"action": "deny_tool"})
-        );
-        assert_eq!(
-            run(
-                &[Fault::UnknownAction],
-                site("hook.hello"),
-                json!({"ok": true})
-            ),
-            json!({"ok": true})
-        );
+        assert_eq!(run(&[Fault::ModifyFlat], site("hook.before_llm"), cont.clone()), cont);
+        assert_eq!(run(&[Fault::RespondEverywhere], site("hook.after_tool"), cont.clone())["action"], json!("respond"));
+        assert_eq!(run(&[Fault::RespondEverywhere], site("hook.approve_tool"), json!({"approved": true})), json!({"approved": true}));
+        assert_eq!(run(&[Fault::ApproveMissing], site("hook.approve_tool"), json!({"approved": true})), json!({"reason": "x"}));
+        assert_eq!(run(&[Fault::DenyNoReason], site("hook.before_tool"), cont.clone()), json!({"action": "deny_tool"}));
+        assert_eq!(run(&[Fault::UnknownAction], site("hook.hello"), json!({"ok": true})), json!({"ok": true}));
     }
 
     #[test]
     fn runok_bodies_and_errors_pass_through() {
         let allow = json!({"status": "allow"});
-        assert_eq!(
-            run(&[Fault::StatusUppercase], Site::Runok, allow.clone()),
-            json!({"status": "ALLOW"})
-        );
-        assert_eq!(
-            run(&[Fault::MessageNumber], Site::Runok, allow),
-            json!({"status": "allow", "message": 42})
-        );
+        assert_eq!(run(&[Fault::StatusUppercase], Site::Runok, allow.clone()), json!({"status": "ALLOW"}));
+        assert_eq!(run(&[Fault::MessageNumber], Site::Runok, allow), json!({"status": "allow", "message": 42}));
         let error = Answer::Error(RpcError::new(-32000, "no"));
-        assert_eq!(
-            apply(&[Fault::ToolEmpty], Site::Server, error.clone()),
-            error
-        );
+        assert_eq!(apply(&[Fault::ToolEmpty], Site::Server, error.clone()), error);
     }
 }

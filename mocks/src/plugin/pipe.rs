@@ -17,11 +17,7 @@ pub(crate) enum LineSource<R: Read> {
     Careful(BufReader<R>),
     /// One raw read, one line: whatever else the read returned (the next
     /// pipelined requests) is thrown away.
-    Naive {
-        input: R,
-        chunk: Vec<u8>,
-        pending: Vec<u8>,
-    },
+    Naive { input: R, chunk: Vec<u8>, pending: Vec<u8> },
 }
 
 impl<R: Read> LineSource<R> {
@@ -30,11 +26,7 @@ impl<R: Read> LineSource<R> {
     }
 
     pub(crate) fn naive(input: R) -> Self {
-        LineSource::Naive {
-            input,
-            chunk: vec![0; READ_CHUNK],
-            pending: Vec::new(),
-        }
+        LineSource::Naive { input, chunk: vec![0; READ_CHUNK], pending: Vec::new() }
     }
 
     /// Replaces `line` with the next line (terminator included when there was
@@ -44,11 +36,7 @@ impl<R: Read> LineSource<R> {
         match self {
             // `read_until` grows `line` as needed, so lines of many MiB fit.
             LineSource::Careful(reader) => Ok(reader.read_until(b'\n', line)? > 0),
-            LineSource::Naive {
-                input,
-                chunk,
-                pending,
-            } => loop {
+            LineSource::Naive { input, chunk, pending } => loop {
                 let n = match input.read(chunk) {
                     Ok(n) => n,
                     Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
@@ -111,11 +99,7 @@ pub(crate) struct Sink<W: Write> {
 impl<W: Write> Sink<W> {
     /// A sink that writes through, or holds everything back when `hold`.
     pub(crate) fn new(out: W, hold: bool) -> Self {
-        Sink {
-            out,
-            held: hold.then(Vec::new),
-            stopped: false,
-        }
+        Sink { out, held: hold.then(Vec::new), stopped: false }
     }
 
     pub(crate) fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
@@ -158,10 +142,7 @@ mod tests {
     #[test]
     fn careful_and_naive_sources() {
         let input: &[u8] = b"a\nb\nc";
-        assert_eq!(
-            all_lines(LineSource::careful(input)),
-            [&b"a\n"[..], b"b\n", b"c"]
-        );
+        assert_eq!(all_lines(LineSource::careful(input)), [&b"a\n"[..], b"b\n", b"c"]);
         // One in-memory read returns everything: only "a" survives.
         assert_eq!(all_lines(LineSource::naive(input)), [&b"a\n"[..]]);
         // A line spread over several reads is still assembled.

@@ -73,11 +73,7 @@ pub fn exec_answer(role: Role, decision: Decision, request: &Value) -> Answer {
 }
 
 fn filter_decision(decision: Decision) -> Value {
-    if decision == Decision::Deny {
-        json!({"allow": false, "reason": DENY_REASON})
-    } else {
-        json!({"allow": true})
-    }
+    if decision == Decision::Deny { json!({"allow": false, "reason": DENY_REASON}) } else { json!({"allow": true}) }
 }
 
 /// What a robust one-shot PromptKit plugin says when stdin is not JSON.
@@ -112,13 +108,7 @@ pub fn runok_no_input() -> Value {
 }
 
 /// The answer of a JSON-RPC family to one request (not a notification).
-pub fn rpc_answer(
-    family: Family,
-    roles: &[Role],
-    decision: Decision,
-    method: &str,
-    params: &Value,
-) -> Answer {
+pub fn rpc_answer(family: Family, roles: &[Role], decision: Decision, method: &str, params: &Value) -> Answer {
     match family {
         Family::PromptkitServer => server_answer(decision, method, params),
         Family::PicoclawHook => picoclaw_answer(roles, decision, method, params),
@@ -163,9 +153,7 @@ pub fn picoclaw_answer(roles: &[Role], decision: Decision, method: &str, params:
     }
     match picoclaw_mode(method) {
         Some(Role::Observe) => Answer::Nothing,
-        Some(mode) if roles.contains(&mode) => {
-            Answer::Result(picoclaw_result(decision, method, params))
-        }
+        Some(mode) if roles.contains(&mode) => Answer::Result(picoclaw_result(decision, method, params)),
         _ => Answer::Error(RpcError::method_not_found(method)),
     }
 }
@@ -215,9 +203,7 @@ pub fn runok_answer(decision: Decision, method: &str, _params: &Value) -> Answer
 pub fn envelope(id: &Value, answer: &Answer) -> Option<Value> {
     match answer {
         Answer::Result(result) => Some(json!({"jsonrpc": "2.0", "id": id, "result": result})),
-        Answer::Error(error) => {
-            Some(json!({"jsonrpc": "2.0", "id": id, "error": error.to_value()}))
-        }
+        Answer::Error(error) => Some(json!({"jsonrpc": "2.0", "id": id, "error": error.to_value()})),
         Answer::Nothing => None,
     }
 }
@@ -228,12 +214,7 @@ pub fn envelope(id: &Value, answer: &Answer) -> Option<Value> {
 /// `roles` are the effective roles (never empty for a useful answer). For
 /// `promptkit-exec` this is the one-shot document; for the JSON-RPC families
 /// it is the whole response envelope.
-pub fn well_behaved(
-    family: Family,
-    roles: &[Role],
-    decision: Decision,
-    message: &Value,
-) -> Option<Value> {
+pub fn well_behaved(family: Family, roles: &[Role], decision: Decision, message: &Value) -> Option<Value> {
     if family == Family::PromptkitExec {
         let role = exec_role(Some(message), roles);
         return match exec_answer(role, decision, message) {
@@ -242,9 +223,7 @@ pub fn well_behaved(
         };
     }
     match rpc::classify(message) {
-        Incoming::Request { id, method, params } => {
-            envelope(&id, &rpc_answer(family, roles, decision, &method, &params))
-        }
+        Incoming::Request { id, method, params } => envelope(&id, &rpc_answer(family, roles, decision, &method, &params)),
         Incoming::Notification { .. } => None,
         Incoming::Invalid { id, error } => envelope(&id, &Answer::Error(error)),
     }

@@ -28,10 +28,7 @@ pub struct RpcError {
 impl RpcError {
     /// An error with an arbitrary code.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        RpcError {
-            code,
-            message: message.into(),
-        }
+        RpcError { code, message: message.into() }
     }
 
     /// The reply to a method the plugin does not serve.
@@ -76,8 +73,7 @@ pub enum Incoming {
 /// Parses one message's bytes; garbage becomes a -32700 error, to be sent
 /// with id `null` because no id could be read.
 pub fn parse(bytes: &[u8]) -> Result<Value, RpcError> {
-    serde_json::from_slice(bytes)
-        .map_err(|err| RpcError::new(PARSE_ERROR, format!("parse error: {err}")))
+    serde_json::from_slice(bytes).map_err(|err| RpcError::new(PARSE_ERROR, format!("parse error: {err}")))
 }
 
 /// Sorts a parsed message into request, notification or invalid request.
@@ -95,10 +91,7 @@ pub fn classify(message: &Value) -> Incoming {
         return invalid(Value::Null, "id must be a number, a string or null");
     }
     let Some(method) = obj.get("method").and_then(Value::as_str) else {
-        return invalid(
-            id.unwrap_or(Value::Null),
-            "method is missing or not a string",
-        );
+        return invalid(id.unwrap_or(Value::Null), "method is missing or not a string");
     };
     let method = method.to_string();
     let params = obj.get("params").cloned().unwrap_or(Value::Null);
@@ -109,10 +102,7 @@ pub fn classify(message: &Value) -> Incoming {
 }
 
 fn invalid(id: Value, why: &str) -> Incoming {
-    Incoming::Invalid {
-        id,
-        error: RpcError::new(INVALID_REQUEST, format!("invalid request: {why}")),
-    }
+    Incoming::Invalid { id, error: RpcError::new(INVALID_REQUEST, format!("invalid request: {why}")) }
 }
 
 #[cfg(test)]
@@ -122,44 +112,21 @@ mod tests {
     #[test]
     fn requests_notifications_and_garbage() {
         let req = json!({"jsonrpc":"2.0","id":"a","method":"execute","params":{"args":{}}});
-        assert_eq!(
-            classify(&req),
-            Incoming::Request {
-                id: json!("a"),
-                method: "execute".into(),
-                params: json!({"args":{}})
-            }
-        );
+        assert_eq!(classify(&req), Incoming::Request { id: json!("a"), method: "execute".into(), params: json!({"args":{}}) });
         let note = json!({"jsonrpc":"2.0","method":"hook.event"});
-        assert_eq!(
-            classify(&note),
-            Incoming::Notification {
-                method: "hook.event".into(),
-                params: Value::Null
-            }
-        );
-        let Incoming::Invalid { id, error } = classify(&json!({"id": 4})) else {
-            panic!()
-        };
+        assert_eq!(classify(&note), Incoming::Notification { method: "hook.event".into(), params: Value::Null });
+        let Incoming::Invalid { id, error } = classify(&json!({"id": 4})) else { panic!() };
         assert_eq!((id, error.code), (json!(4), INVALID_REQUEST));
-        let Incoming::Invalid { error, .. } = classify(&json!([1])) else {
-            panic!()
-        };
+        let Incoming::Invalid { error, .. } = classify(&json!([1])) else { panic!() };
         assert_eq!(error.code, INVALID_REQUEST);
         let error = parse(b"{not json").unwrap_err();
         assert_eq!(error.code, PARSE_ERROR);
-        assert!(
-            error.message.starts_with("parse error: "),
-            "{}",
-            error.message
-        );
+        assert!(error.message.starts_with("parse error: "), "{}", error.message);
     }
 
     #[test]
     fn null_id_is_a_request() {
-        let Incoming::Request { id, .. } = classify(&json!({"id":null,"method":"m"})) else {
-            panic!()
-        };
+        let Incoming::Request { id, .. } = classify(&json!({"id":null,"method":"m"})) else { panic!() };
         assert_eq!(id, Value::Null);
     }
 }

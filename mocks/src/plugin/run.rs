@@ -46,7 +46,8 @@ pub fn run_recording(config: &MockPluginConfig, record: &std::path::Path) -> io:
     // How the process ended, so `proctor verify` can tell a plugin that died
     // on its own (no EOF before it) from one the runtime closed.
     let mut file = exit_record;
-    let _ = writeln!(file, "{}", serde_json::json!({"at_ms": start.elapsed().as_millis() as u64, "exit": code})).and_then(|()| file.flush());
+    let _ =
+        writeln!(file, "{}", serde_json::json!({"at_ms": start.elapsed().as_millis() as u64, "exit": code})).and_then(|()| file.flush());
     Ok(code)
 }
 
@@ -90,11 +91,7 @@ fn run_with(config: &MockPluginConfig, stdin: Box<dyn Read>) -> i32 {
             if config.has(Fault::IgnoreEof) {
                 thread::sleep(STAY_ALIVE);
             }
-            if config.has(Fault::ExitNonzero) {
-                NONZERO_EXIT
-            } else {
-                0
-            }
+            if config.has(Fault::ExitNonzero) { NONZERO_EXIT } else { 0 }
         }
         Ok(Ending::Crashed) => 1,
         Ok(Ending::Hung) => {
@@ -144,17 +141,9 @@ fn raw_stdout() -> Box<dyn Write> {
 /// Starts `sleep 30` holding our stdout and stderr and never waits for it, so
 /// the pipes stay open after we exit, as with a forgotten background job.
 fn spawn_grandchild() {
-    let spawned = Command::new("sleep")
-        .arg("30")
-        .stdin(Stdio::null())
-        .stdout(Stdio::inherit())
-        .stderr(Stdio::inherit())
-        .spawn();
+    let spawned = Command::new("sleep").arg("30").stdin(Stdio::null()).stdout(Stdio::inherit()).stderr(Stdio::inherit()).spawn();
     if let Err(err) = spawned {
-        let _ = writeln!(
-            io::stderr(),
-            "proctor mock plugin: failed to spawn `sleep 30`: {err}"
-        );
+        let _ = writeln!(io::stderr(), "proctor mock plugin: failed to spawn `sleep 30`: {err}");
     }
 }
 
@@ -164,10 +153,7 @@ fn spawn_grandchild() {
 /// dependency, so this declares the C library's `signal` (always linked by
 /// std on Unix) directly.
 #[cfg(unix)]
-#[expect(
-    unsafe_code,
-    reason = "setting a signal disposition needs the C library"
-)]
+#[expect(unsafe_code, reason = "setting a signal disposition needs the C library")]
 fn ignore_sigterm() {
     // The numbers are the same on Linux and the BSDs/macOS.
     const SIGTERM: i32 = 15;
@@ -186,8 +172,5 @@ fn ignore_sigterm() {
 
 #[cfg(not(unix))]
 fn ignore_sigterm() {
-    let _ = writeln!(
-        io::stderr(),
-        "proctor mock plugin: ignore-sigterm has no effect on this platform"
-    );
+    let _ = writeln!(io::stderr(), "proctor mock plugin: ignore-sigterm has no effect on this platform");
 }

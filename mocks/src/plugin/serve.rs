@@ -68,12 +68,7 @@ pub enum ServeError {
 ///
 /// One-shot families read one document; line families answer each line as
 /// it is read, so pipelined requests are answered in order.
-pub fn serve<R: Read, W: Write, E: Write>(
-    config: &MockPluginConfig,
-    input: R,
-    output: W,
-    diag: E,
-) -> Result<Ending, ServeError> {
+pub fn serve<R: Read, W: Write, E: Write>(config: &MockPluginConfig, input: R, output: W, diag: E) -> Result<Ending, ServeError> {
     let line_protocol = config.family.transport() == Transport::LongLivedJsonRpc;
     let mut session = Session {
         config,
@@ -86,11 +81,7 @@ pub fn serve<R: Read, W: Write, E: Write>(
         flooded: false,
         hung: false,
     };
-    if line_protocol {
-        session.lines(input)
-    } else {
-        session.one_shot(input)
-    }
+    if line_protocol { session.lines(input) } else { session.one_shot(input) }
 }
 
 /// What to do after one request.
@@ -119,12 +110,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
     }
 
     fn one_shot<R: Read>(&mut self, input: R) -> Result<Ending, ServeError> {
-        let request = if self.has(Fault::NeedsNewline) {
-            read_complete_lines(input)
-        } else {
-            read_all(input)
-        }
-        .map_err(ServeError::Read)?;
+        let request = if self.has(Fault::NeedsNewline) { read_complete_lines(input) } else { read_all(input) }.map_err(ServeError::Read)?;
         if self.has(Fault::Hang) {
             return Ok(Ending::Hung);
         }
@@ -179,11 +165,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
         Ok(self.answered_one())
     }
 
-    fn strict_exec(
-        &self,
-        role: proctor_conformance::protocol::Role,
-        req: &Value,
-    ) -> Option<Answer> {
+    fn strict_exec(&self, role: proctor_conformance::protocol::Role, req: &Value) -> Option<Answer> {
         if !self.has(Fault::StrictFields) {
             return None;
         }
@@ -191,11 +173,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
     }
 
     fn lines<R: Read>(&mut self, input: R) -> Result<Ending, ServeError> {
-        let mut source = if self.has(Fault::DropPipelined) {
-            LineSource::naive(input)
-        } else {
-            LineSource::careful(input)
-        };
+        let mut source = if self.has(Fault::DropPipelined) { LineSource::naive(input) } else { LineSource::careful(input) };
         let mut line = Vec::new();
         while source.next_line(&mut line).map_err(ServeError::Read)? {
             if let Some(end) = self.on_line(&line)? {
@@ -298,11 +276,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
         };
         let answer = misbehave::apply(&config.faults, site, answer);
         let unknown = matches!(&answer, Answer::Error(e) if e.code == METHOD_NOT_FOUND);
-        if unknown && self.has(Fault::IgnoreUnknownMethod) {
-            Answer::Nothing
-        } else {
-            answer
-        }
+        if unknown && self.has(Fault::IgnoreUnknownMethod) { Answer::Nothing } else { answer }
     }
 
     fn respond(&mut self, id: &Value, answer: &Answer) -> Result<(), ServeError> {
@@ -314,10 +288,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
 
     /// The stderr line a crashing plugin typically leaves (evidence in reports).
     fn say_crash_on_quote(&mut self) {
-        let _ = writeln!(
-            self.diag,
-            "mock plugin: crash-on-quote: a '\"' in the tool arguments"
-        );
+        let _ = writeln!(self.diag, "mock plugin: crash-on-quote: a '\"' in the tool arguments");
         let _ = self.diag.flush();
     }
 
@@ -327,11 +298,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
 
     fn answered_one(&mut self) -> Flow {
         self.answered = self.answered.saturating_add(1);
-        if self.crash_due() {
-            Flow::Crash
-        } else {
-            Flow::Continue
-        }
+        if self.crash_due() { Flow::Crash } else { Flow::Continue }
     }
 
     /// Writes one reply with the framing faults that act per write.
@@ -374,9 +341,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
             line.push(b'\n');
             let block = line.repeat(1024);
             for _ in 0..FLOOD_BYTES / block.len() {
-                self.diag
-                    .write_all(&block)
-                    .map_err(ServeError::Diagnostics)?;
+                self.diag.write_all(&block).map_err(ServeError::Diagnostics)?;
             }
             self.diag.flush().map_err(ServeError::Diagnostics)?;
         }
@@ -401,10 +366,7 @@ fn quote_in_args(holder: &Value) -> bool {
             _ => false,
         }
     }
-    ["args", "arguments"]
-        .iter()
-        .filter_map(|k| holder.get(*k))
-        .any(quoted)
+    ["args", "arguments"].iter().filter_map(|k| holder.get(*k)).any(quoted)
 }
 
 #[cfg(test)]

@@ -15,15 +15,7 @@ use super::rpc::{INVALID_PARAMS, RpcError};
 
 const EXEC_TOOL: &[&str] = &["args"];
 const EXEC_EVAL: &[&str] = &["type", "params", "content", "context"];
-const EVAL_CONTEXT: &[&str] = &[
-    "messages",
-    "turn_index",
-    "tool_calls",
-    "variables",
-    "metadata",
-    "session_id",
-    "prompt_id",
-];
+const EVAL_CONTEXT: &[&str] = &["messages", "turn_index", "tool_calls", "variables", "metadata", "session_id", "prompt_id"];
 const EXEC_HOOK: &[&str] = &["hook", "phase", "request", "response", "event"];
 const PROVIDER_REQUEST: &[&str] = &[
     "ProviderID",
@@ -40,31 +32,10 @@ const PROVIDER_REQUEST: &[&str] = &[
     "round",
     "metadata",
 ];
-const PROVIDER_RESPONSE: &[&str] = &[
-    "ProviderID",
-    "Model",
-    "Message",
-    "Round",
-    "LatencyMs",
-    "provider_id",
-    "model",
-    "message",
-    "round",
-    "latency_ms",
-];
+const PROVIDER_RESPONSE: &[&str] =
+    &["ProviderID", "Model", "Message", "Round", "LatencyMs", "provider_id", "model", "message", "round", "latency_ms"];
 const TOOL_REQUEST: &[&str] = &["Name", "Args", "CallID", "name", "args", "call_id"];
-const TOOL_RESPONSE: &[&str] = &[
-    "Name",
-    "CallID",
-    "Content",
-    "Error",
-    "LatencyMs",
-    "name",
-    "call_id",
-    "content",
-    "error",
-    "latency_ms",
-];
+const TOOL_RESPONSE: &[&str] = &["Name", "CallID", "Content", "Error", "LatencyMs", "name", "call_id", "content", "error", "latency_ms"];
 const SESSION_EVENT: &[&str] = &[
     "SessionID",
     "ConversationID",
@@ -87,18 +58,14 @@ const RUNOK_PARAMS: &[&str] = &["command", "flags", "args", "raw_command_line", 
 /// nothing, so they cannot complain.
 pub(crate) fn exec_unknown_field(role: Role, request: &Value) -> Option<String> {
     match role {
-        Role::Eval => {
-            unknown(request, EXEC_EVAL).or_else(|| unknown(&request["context"], EVAL_CONTEXT))
-        }
+        Role::Eval => unknown(request, EXEC_EVAL).or_else(|| unknown(&request["context"], EVAL_CONTEXT)),
         Role::ProviderHook => unknown(request, EXEC_HOOK)
             .or_else(|| unknown(&request["request"], PROVIDER_REQUEST))
             .or_else(|| unknown(&request["response"], PROVIDER_RESPONSE)),
         Role::ToolHook => unknown(request, EXEC_HOOK)
             .or_else(|| unknown(&request["request"], TOOL_REQUEST))
             .or_else(|| unknown(&request["response"], TOOL_RESPONSE)),
-        Role::SessionHook => {
-            unknown(request, EXEC_HOOK).or_else(|| unknown(&request["event"], SESSION_EVENT))
-        }
+        Role::SessionHook => unknown(request, EXEC_HOOK).or_else(|| unknown(&request["event"], SESSION_EVENT)),
         Role::EvalHook => None,
         _ => unknown(request, EXEC_TOOL),
     }
@@ -126,30 +93,17 @@ pub(crate) fn rpc_unknown_field(family: Family, message: &Value) -> Option<Strin
         Family::RunokExtension => RUNOK_PARAMS,
         Family::PicoclawHook | Family::PromptkitExec => &[],
     };
-    unknown(message, RPC_ENVELOPE).or_else(|| {
-        if params.is_empty() {
-            None
-        } else {
-            unknown(&message["params"], params)
-        }
-    })
+    unknown(message, RPC_ENVELOPE).or_else(|| if params.is_empty() { None } else { unknown(&message["params"], params) })
 }
 
 /// The strict plugin's JSON-RPC error for an unknown key.
 pub(crate) fn rpc_rejection(field: &str) -> Answer {
-    Answer::Error(RpcError::new(
-        INVALID_PARAMS,
-        format!("unknown field {field}"),
-    ))
+    Answer::Error(RpcError::new(INVALID_PARAMS, format!("unknown field {field}")))
 }
 
 /// Non-objects (including a missing member, seen as `null`) have no keys.
 fn unknown(value: &Value, known: &[&str]) -> Option<String> {
-    value
-        .as_object()?
-        .keys()
-        .find(|k| !known.contains(&k.as_str()))
-        .cloned()
+    value.as_object()?.keys().find(|k| !known.contains(&k.as_str())).cloned()
 }
 
 #[cfg(test)]
@@ -158,28 +112,16 @@ mod tests {
 
     #[test]
     fn exec_requests() {
-        assert_eq!(
-            exec_unknown_field(Role::Tool, &json!({"args": {"anything": 1}})),
-            None
-        );
-        assert_eq!(
-            exec_unknown_field(Role::Tool, &json!({"args": {}, "x": 1})),
-            Some("x".into())
-        );
+        assert_eq!(exec_unknown_field(Role::Tool, &json!({"args": {"anything": 1}})), None);
+        assert_eq!(exec_unknown_field(Role::Tool, &json!({"args": {}, "x": 1})), Some("x".into()));
         let hook = json!({"hook": "tool", "phase": "before_execution",
             "request": {"Name": "t", "Args": null, "CallID": "c"}});
         assert_eq!(exec_unknown_field(Role::ToolHook, &hook), None);
         let hook = json!({"hook": "tool", "phase": "p", "request": {"Name": "t", "Extra": 1}});
-        assert_eq!(
-            exec_unknown_field(Role::ToolHook, &hook),
-            Some("Extra".into())
-        );
+        assert_eq!(exec_unknown_field(Role::ToolHook, &hook), Some("Extra".into()));
         let eval = json!({"type": "t", "content": "c", "context": {"turn_index": 1, "new": 2}});
         assert_eq!(exec_unknown_field(Role::Eval, &eval), Some("new".into()));
-        assert_eq!(
-            exec_rejection(Role::Tool, "x"),
-            Answer::Result(json!({"error": "unknown field x"}))
-        );
+        assert_eq!(exec_rejection(Role::Tool, "x"), Answer::Result(json!({"error": "unknown field x"})));
     }
 
     #[test]
@@ -187,17 +129,11 @@ mod tests {
         let runok = json!({"jsonrpc": "2.0", "id": 1, "method": "validateCommand",
             "params": {"command": "ls", "flags": {}, "args": [], "raw_command_line": "ls",
                        "env": {}, "cwd": "/", "shell": "bash"}});
-        assert_eq!(
-            rpc_unknown_field(Family::RunokExtension, &runok),
-            Some("shell".into())
-        );
+        assert_eq!(rpc_unknown_field(Family::RunokExtension, &runok), Some("shell".into()));
         let pico = json!({"jsonrpc": "2.0", "id": 1, "method": "hook.before_tool",
             "params": {"anything": 1}});
         assert_eq!(rpc_unknown_field(Family::PicoclawHook, &pico), None);
         let extra = json!({"jsonrpc": "2.0", "id": 1, "method": "execute", "trace": 1});
-        assert_eq!(
-            rpc_unknown_field(Family::PromptkitServer, &extra),
-            Some("trace".into())
-        );
+        assert_eq!(rpc_unknown_field(Family::PromptkitServer, &extra), Some("trace".into()));
     }
 }

@@ -84,7 +84,12 @@ pub fn parse_journal(text: &str) -> Result<Vec<JournalEntry>, JournalParseError>
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, line)| serde_json::from_str(line).map_err(|e| JournalParseError { line: i + 1, problem: format!("not a journal entry ({e}); write journals with `proctor mock-provider --journal FILE`") }))
+        .map(|(i, line)| {
+            serde_json::from_str(line).map_err(|e| JournalParseError {
+                line: i + 1,
+                problem: format!("not a journal entry ({e}); write journals with `proctor mock-provider --journal FILE`"),
+            })
+        })
         .collect()
 }
 
@@ -149,7 +154,13 @@ mod tests {
         let mut j = Journal::to_file(&path).unwrap();
         for kind in ["reply", "miss"] {
             let seq = j.next_seq();
-            j.record(JournalEntry { seq, method: "POST".into(), path: "/v1/chat/completions".into(), body: body_value(b"{not json"), answer: Answer::new(200, kind) });
+            j.record(JournalEntry {
+                seq,
+                method: "POST".into(),
+                path: "/v1/chat/completions".into(),
+                body: body_value(b"{not json"),
+                answer: Answer::new(200, kind),
+            });
             let text = std::fs::read_to_string(&path).unwrap();
             assert_eq!(text.lines().count() as u64, seq, "{text}");
         }

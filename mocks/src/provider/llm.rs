@@ -94,7 +94,9 @@ impl LlmResponse {
     pub fn fault(&self) -> Option<String> {
         match self {
             LlmResponse::Malformed { body } => Some(format!("the provider answered a malformed body: {body:?}")),
-            LlmResponse::Disconnect { after_chunks, .. } => Some(format!("the provider dropped the connection after {after_chunks} stream chunk(s)")),
+            LlmResponse::Disconnect { after_chunks, .. } => {
+                Some(format!("the provider dropped the connection after {after_chunks} stream chunk(s)"))
+            }
             LlmResponse::Reply { .. } | LlmResponse::Error { .. } => None,
         }
     }
@@ -146,13 +148,24 @@ impl ScriptedLlm {
     pub fn complete(&mut self, request: &LlmRequest) -> Result<LlmResponse, ScriptMiss> {
         let call = self.next + 1;
         let Some(round) = self.rounds.get(self.next) else {
-            let nearest = self.rounds.last().map_or("the script is empty".to_string(), |r| format!("the last scripted round is {}: {}", self.rounds.len(), summary(r)));
-            return Err(ScriptMiss { call, beyond_script: true, message: format!("LLM call {call} is not scripted ({nearest}); the request ended with {}", last(request)) });
+            let nearest = self
+                .rounds
+                .last()
+                .map_or("the script is empty".to_string(), |r| format!("the last scripted round is {}: {}", self.rounds.len(), summary(r)));
+            return Err(ScriptMiss {
+                call,
+                beyond_script: true,
+                message: format!("LLM call {call} is not scripted ({nearest}); the request ended with {}", last(request)),
+            });
         };
         if let LlmRound::Reply(reply) = round {
             if let Some(when) = &reply.when {
                 if let Some(diff) = mismatch(when, request) {
-                    return Err(ScriptMiss { call, beyond_script: false, message: format!("LLM call {call} does not match round {call} ({}): {diff}", summary(round)) });
+                    return Err(ScriptMiss {
+                        call,
+                        beyond_script: false,
+                        message: format!("LLM call {call} does not match round {call} ({}): {diff}", summary(round)),
+                    });
                 }
             }
         }
@@ -166,7 +179,9 @@ impl ScriptedLlm {
             },
             LlmRound::Error(LlmError { status, message }) => LlmResponse::Error { status: *status, message: message.clone() },
             LlmRound::Malformed(body) => LlmResponse::Malformed { body: body.clone() },
-            LlmRound::Disconnect(LlmDisconnect { after_chunks, chunks }) => LlmResponse::Disconnect { after_chunks: *after_chunks, chunks: chunks.clone() },
+            LlmRound::Disconnect(LlmDisconnect { after_chunks, chunks }) => {
+                LlmResponse::Disconnect { after_chunks: *after_chunks, chunks: chunks.clone() }
+            }
         })
     }
 }
@@ -225,7 +240,10 @@ mod tests {
     #[test]
     fn answers_in_order_with_promptkit_call_ids() {
         let mut llm = ScriptedLlm::new(vec![
-            LlmRound::Reply(LlmReply { tool_calls: vec![ToolCall { name: "bash".into(), arguments: json!({"command": "ls"}), id: None }], ..Default::default() }),
+            LlmRound::Reply(LlmReply {
+                tool_calls: vec![ToolCall { name: "bash".into(), arguments: json!({"command": "ls"}), id: None }],
+                ..Default::default()
+            }),
             LlmRound::Reply(LlmReply { chunks: vec!["Hel".into(), "lo".into()], ..Default::default() }),
         ]);
         match llm.complete(&req("user", "hi")).unwrap() {
@@ -242,7 +260,10 @@ mod tests {
 
     #[test]
     fn transport_faults_are_answers_with_a_description() {
-        let mut llm = ScriptedLlm::new(vec![LlmRound::Malformed("{oops".into()), LlmRound::Disconnect(LlmDisconnect { after_chunks: 2, chunks: vec![] })]);
+        let mut llm = ScriptedLlm::new(vec![
+            LlmRound::Malformed("{oops".into()),
+            LlmRound::Disconnect(LlmDisconnect { after_chunks: 2, chunks: vec![] }),
+        ]);
         let malformed = llm.complete(&req("user", "hi")).unwrap();
         assert_eq!(malformed, LlmResponse::Malformed { body: "{oops".into() });
         assert!(malformed.fault().unwrap().contains("malformed body"));

@@ -10,5 +10,5 @@ pub mod server;
 pub mod sse;
 
 pub use llm::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall, ScriptMiss, ScriptedLlm};
-pub use server::{ProviderOptions, ProviderServer};
 pub use script::{LlmDisconnect, LlmError, LlmReply, LlmRound, RoundMatch, ToolCall};
+pub use server::{ProviderOptions, ProviderServer};

@@ -128,7 +128,8 @@ impl ChatRequest {
                         id: c.id.clone(),
                         name: c.function.name.clone(),
                         // Arguments that are not JSON are kept as the string they are.
-                        arguments: serde_json::from_str(&c.function.arguments).unwrap_or_else(|_| Value::String(c.function.arguments.clone())),
+                        arguments: serde_json::from_str(&c.function.arguments)
+                            .unwrap_or_else(|_| Value::String(c.function.arguments.clone())),
                     })
                     .collect(),
                 tool_call_id: m.tool_call_id.clone(),
@@ -153,7 +154,11 @@ pub fn request_body(request: &LlmRequest) -> Value {
         .map(|m| {
             let mut msg = json!({"role": m.role, "content": m.content});
             if !m.tool_calls.is_empty() {
-                msg["tool_calls"] = m.tool_calls.iter().map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments(c)}})).collect();
+                msg["tool_calls"] = m
+                    .tool_calls
+                    .iter()
+                    .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments(c)}}))
+                    .collect();
             }
             if let Some(id) = &m.tool_call_id {
                 msg["tool_call_id"] = json!(id);

@@ -90,4 +90,3 @@ pub struct RoundMatch {
     #[serde(default)]
     pub last_contains: Option<String>,
 }
-

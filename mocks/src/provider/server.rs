@@ -84,7 +84,8 @@ impl ProviderServer {
     /// cannot be created.
     pub fn new(rounds: Vec<LlmRound>, options: &ProviderOptions) -> std::io::Result<ProviderServer> {
         let journal = match &options.journal {
-            Some(path) => Journal::to_file(path).map_err(|e| std::io::Error::new(e.kind(), format!("cannot create the journal file {}: {e}", path.display())))?,
+            Some(path) => Journal::to_file(path)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("cannot create the journal file {}: {e}", path.display())))?,
             None => Journal::default(),
         };
         let inner = Mutex::new(Inner { llm: ScriptedLlm::new(rounds), journal });
@@ -153,7 +154,13 @@ async fn chat_completions(State(state): State<Arc<Shared>>, body: Bytes) -> Resp
                 (plan, answer, Some(request))
             }
         };
-        inner.journal.record(JournalEntry { seq, method: "POST".into(), path: openai::CHAT_COMPLETIONS.into(), body: body_value(&body), answer });
+        inner.journal.record(JournalEntry {
+            seq,
+            method: "POST".into(),
+            path: openai::CHAT_COMPLETIONS.into(),
+            body: body_value(&body),
+            answer,
+        });
         (seq, plan, request)
     };
     let id = format!("chatcmpl-proctor-{seq}");
@@ -210,7 +217,13 @@ fn decide(result: Result<LlmResponse, super::llm::ScriptMiss>, round: usize, len
 async fn models(State(state): State<Arc<Shared>>) -> Response {
     let mut inner = state.lock();
     let seq = inner.journal.next_seq();
-    inner.journal.record(JournalEntry { seq, method: "GET".into(), path: "/v1/models".into(), body: Value::Null, answer: Answer::new(200, "models") });
+    inner.journal.record(JournalEntry {
+        seq,
+        method: "GET".into(),
+        path: "/v1/models".into(),
+        body: Value::Null,
+        answer: Answer::new(200, "models"),
+    });
     json_response(StatusCode::OK, &openai::models())
 }
 

@@ -20,7 +20,10 @@ async fn start(rounds: Vec<LlmRound>, lenient: bool) -> (std::net::SocketAddr, P
 /// head and the body (with a Content-Length body, as JSON answers are).
 async fn request(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let req = format!("{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
     s.write_all(req.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).await.unwrap();

@@ -42,7 +42,8 @@ pub fn reply_chunks(to: StreamId<'_>, text: &str, chunks: &[String], calls: &[Re
         out.push(openai::chunk(to.id, to.model, json!({"content": piece}), None));
     }
     for (index, call) in calls.iter().enumerate() {
-        let head = json!({"tool_calls": [{"index": index, "id": call.id, "type": "function", "function": {"name": call.name, "arguments": ""}}]});
+        let head =
+            json!({"tool_calls": [{"index": index, "id": call.id, "type": "function", "function": {"name": call.name, "arguments": ""}}]});
         out.push(openai::chunk(to.id, to.model, head, None));
         for piece in openai::pieces(&openai::arguments(call), PIECE_BYTES) {
             out.push(openai::chunk(to.id, to.model, json!({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}), None));

@@ -122,7 +122,8 @@ impl ToolSchema {
     pub fn check(&self) -> Result<(), SchemaError> {
         let p = &self.parameters;
         let typed = p.get("type").and_then(Value::as_str);
-        let object = typed == Some("object") || (typed.is_none() && ["properties", "required", "additionalProperties"].iter().any(|k| p.get(k).is_some()));
+        let object = typed == Some("object")
+            || (typed.is_none() && ["properties", "required", "additionalProperties"].iter().any(|k| p.get(k).is_some()));
         if !object && p.get("$ref").is_none() {
             return Err(SchemaError {
                 pointer: "#".into(),
@@ -183,7 +184,11 @@ pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result
         Ok(g) => g,
         Err(e) => {
             let reason = e.to_string();
-            return Ok(result(Outcome::Untestable { blocked_by: None, reason: reason.clone() }, Evidence::default(), format!("untestable: {reason}")));
+            return Ok(result(
+                Outcome::Untestable { blocked_by: None, reason: reason.clone() },
+                Evidence::default(),
+                format!("untestable: {reason}"),
+            ));
         }
     };
     let notes = if generator.notes.is_empty() { String::new() } else { format!("\nnot enforced: {}", generator.notes.join("; ")) };
@@ -198,7 +203,11 @@ pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result
             Err(reason) => {
                 driver.close().await;
                 let reason = format!("could not generate input {index} from the schema: {reason}");
-                return Ok(result(Outcome::Untestable { blocked_by: None, reason: reason.clone() }, Evidence::default(), format!("untestable: {reason}")));
+                return Ok(result(
+                    Outcome::Untestable { blocked_by: None, reason: reason.clone() },
+                    Evidence::default(),
+                    format!("untestable: {reason}"),
+                ));
             }
         };
         let args = tree.current();
@@ -274,7 +283,10 @@ async fn shrink<T: ValueTree<Value = Value>>(
             break;
         }
         best.shrink_runs += 1;
-        (opts.progress)(&format!("{profile}: shrinking the failing input (try {}, {} smaller so far)", best.shrink_runs, best.shrink_steps));
+        (opts.progress)(&format!(
+            "{profile}: shrinking the failing input (try {}, {} smaller so far)",
+            best.shrink_runs, best.shrink_steps
+        ));
         let candidate = tree.current();
         more = match driver.try_input(&candidate).await? {
             Trial::Broke { step, failure, evidence } => {

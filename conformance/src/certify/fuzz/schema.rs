@@ -96,8 +96,8 @@ const UNSUPPORTED: &[&str] = &[
 
 /// Characters that break naive plugins yet are valid in any JSON string.
 const NASTY: &[char] = &[
-    '"', '\\', '\n', '<', '>', '&', '\'', '\r', '\t', '\u{2028}', '\u{2029}', '\u{0}', '\u{1b}', '\u{7f}', 'é', 'ß', '日', '🦀', '\u{feff}', '\u{202e}', ' ',
-    '{', '}', '[', ']', '$', '%', ';', '|', '`', '/',
+    '"', '\\', '\n', '<', '>', '&', '\'', '\r', '\t', '\u{2028}', '\u{2029}', '\u{0}', '\u{1b}', '\u{7f}', 'é', 'ß', '日', '🦀',
+    '\u{feff}', '\u{202e}', ' ', '{', '}', '[', ']', '$', '%', ';', '|', '`', '/',
 ];
 
 /// Whole strings that mean something to code that should treat them as text.
@@ -154,7 +154,9 @@ impl Builder<'_> {
             if UNSUPPORTED.contains(&key.as_str()) {
                 return err(
                     ptr,
-                    format!("`{key}` is not supported by proctor's generator (it cannot promise valid inputs); simplify the schema given to --schema"),
+                    format!(
+                        "`{key}` is not supported by proctor's generator (it cannot promise valid inputs); simplify the schema given to --schema"
+                    ),
                 );
             }
         }
@@ -168,7 +170,10 @@ impl Builder<'_> {
     fn reference(&mut self, r: &Value, ptr: &str) -> Result<ValueStrategy, SchemaError> {
         let Some(target) = r.as_str() else { return err(ptr, "`$ref` must be a string") };
         let Some(path) = target.strip_prefix('#') else {
-            return err(ptr, format!("`$ref: {target}` points outside the file; only local references (#/definitions/…, #/$defs/…) are supported"));
+            return err(
+                ptr,
+                format!("`$ref: {target}` points outside the file; only local references (#/definitions/…, #/$defs/…) are supported"),
+            );
         };
         if self.refs.iter().any(|seen| seen == target) {
             return err(ptr, format!("`$ref: {target}` is recursive; proctor only generates from finite schemas"));
@@ -196,14 +201,19 @@ impl Builder<'_> {
         if let Some(key) = combinators.iter().find(|k| obj.contains_key(**k)) {
             let constraining = obj.keys().filter(|k| !ANNOTATIONS.contains(&k.as_str()) && k.as_str() != "nullable").count();
             if constraining > 1 {
-                return err(ptr, format!("`{key}` next to other constraints is not supported; move the shared constraints into each branch"));
+                return err(
+                    ptr,
+                    format!("`{key}` next to other constraints is not supported; move the shared constraints into each branch"),
+                );
             }
             return self.combinator(key, &obj[*key], obj, ptr);
         }
         let types: Vec<String> = match obj.get("type") {
             None => vec![infer_type(obj).to_string()],
             Some(Value::String(t)) => vec![t.clone()],
-            Some(Value::Array(ts)) if !ts.is_empty() && ts.iter().all(Value::is_string) => ts.iter().filter_map(|t| t.as_str().map(String::from)).collect(),
+            Some(Value::Array(ts)) if !ts.is_empty() && ts.iter().all(Value::is_string) => {
+                ts.iter().filter_map(|t| t.as_str().map(String::from)).collect()
+            }
             Some(other) => return err(&format!("{ptr}/type"), format!("`type` must be a type name or a list of them, not {other}")),
         };
         let mut branches = Vec::new();
@@ -270,7 +280,10 @@ impl Builder<'_> {
         for name in required.iter().filter(|n| !props.contains_key(**n)) {
             let s = match additional {
                 Some(Value::Bool(false)) => {
-                    return err(&format!("{ptr}/required"), format!("`{name}` is required but not in `properties`, and additionalProperties is false"));
+                    return err(
+                        &format!("{ptr}/required"),
+                        format!("`{name}` is required but not in `properties`, and additionalProperties is false"),
+                    );
                 }
                 Some(schema @ Value::Object(_)) => self.build(schema, &format!("{ptr}/additionalProperties"))?,
                 _ => any_json(),
@@ -327,7 +340,9 @@ impl Builder<'_> {
             return err(ptr, format!("maxLength {max} is below minLength {min}"));
         }
         if let Some(format) = obj.get("format").and_then(Value::as_str) {
-            self.notes.push(format!("{ptr}: `format: {format}` is not enforced; strings are arbitrary (JSON Schema treats format as an annotation)"));
+            self.notes.push(format!(
+                "{ptr}: `format: {format}` is not enforced; strings are arbitrary (JSON Schema treats format as an annotation)"
+            ));
         }
         let in_bounds = move |s: &String| (min..=max).contains(&s.chars().count());
         if let Some(pattern) = obj.get("pattern").and_then(Value::as_str) {
@@ -391,9 +406,10 @@ fn bounds(obj: &Map<String, Value>, ptr: &str) -> Result<(Option<(f64, bool)>, O
     let num = |key: &str| -> Result<Option<f64>, SchemaError> {
         match obj.get(key) {
             None | Some(Value::Bool(_)) => Ok(None),
-            Some(v) => {
-                v.as_f64().map(Some).ok_or_else(|| SchemaError { pointer: format!("{ptr}/{key}"), problem: format!("`{key}` must be a number, not {v}") })
-            }
+            Some(v) => v
+                .as_f64()
+                .map(Some)
+                .ok_or_else(|| SchemaError { pointer: format!("{ptr}/{key}"), problem: format!("`{key}` must be a number, not {v}") }),
         }
     };
     let flag = |key: &str| obj.get(key) == Some(&Value::Bool(true));
@@ -418,7 +434,12 @@ fn integer(obj: &Map<String, Value>, ptr: &str) -> Result<ValueStrategy, SchemaE
         None => 1,
         Some(m) => match m.as_f64() {
             Some(f) if f >= 1.0 && f.fract() == 0.0 && f < 1e15 => f as i128,
-            _ => return err(&format!("{ptr}/multipleOf"), format!("only positive whole `multipleOf` steps are supported for integers, not {m}")),
+            _ => {
+                return err(
+                    &format!("{ptr}/multipleOf"),
+                    format!("only positive whole `multipleOf` steps are supported for integers, not {m}"),
+                );
+            }
         },
     };
     let (klo, khi) = (div_ceil(lo.max(i64::MIN as i128), step), (hi.min(i64::MAX as i128)).div_euclid(step));
@@ -427,10 +448,11 @@ fn integer(obj: &Map<String, Value>, ptr: &str) -> Result<ValueStrategy, SchemaE
     }
     let (klo, khi) = (klo as i64, khi as i64);
     let near_zero = (klo.max(-16))..=(khi.min(16));
-    let edges: Vec<i64> = [0, 1, -1, i32::MAX as i64, i32::MIN as i64, 1 << 53, -(1 << 53), i64::MAX / step as i64, i64::MIN / step as i64, klo, khi]
-        .into_iter()
-        .filter(|k| (klo..=khi).contains(k))
-        .collect();
+    let edges: Vec<i64> =
+        [0, 1, -1, i32::MAX as i64, i32::MIN as i64, 1 << 53, -(1 << 53), i64::MAX / step as i64, i64::MIN / step as i64, klo, khi]
+            .into_iter()
+            .filter(|k| (klo..=khi).contains(k))
+            .collect();
     let ks = if near_zero.is_empty() {
         prop_oneof![2 => klo..=khi, 1 => select(edges)].boxed()
     } else {
@@ -457,7 +479,8 @@ fn number(obj: &Map<String, Value>, ptr: &str) -> Result<ValueStrategy, SchemaEr
         return err(ptr, "no number satisfies minimum/maximum");
     }
     let ok = move |x: &f64| x.is_finite() && (*x > lo_v || (!lo_ex && *x == lo_v)) && (*x < hi_v || (!hi_ex && *x == hi_v));
-    let edges: Vec<f64> = [0.0, 0.5, -0.5, 1.0, -1.0, 1e-7, 3.141592653589793, 1e15, -1e15, lo_v, hi_v].into_iter().filter(|x| ok(x)).collect();
+    let edges: Vec<f64> =
+        [0.0, 0.5, -0.5, 1.0, -1.0, 1e-7, 3.141592653589793, 1e15, -1e15, lo_v, hi_v].into_iter().filter(|x| ok(x)).collect();
     let span = if lo_v == hi_v { Just(lo_v).boxed() } else { (lo_v..=hi_v).boxed() };
     let near_zero = (lo_v.max(-100.0))..=(hi_v.min(100.0));
     let mut branches: Vec<BoxedStrategy<f64>> = vec![span];
@@ -467,7 +490,10 @@ fn number(obj: &Map<String, Value>, ptr: &str) -> Result<ValueStrategy, SchemaEr
     if !edges.is_empty() {
         branches.push(select(edges).boxed());
     }
-    Ok(proptest::strategy::Union::new(branches).prop_filter("minimum/maximum", ok).prop_map(|x| Number::from_f64(x).map_or(Value::Null, Value::Number)).boxed())
+    Ok(proptest::strategy::Union::new(branches)
+        .prop_filter("minimum/maximum", ok)
+        .prop_map(|x| Number::from_f64(x).map_or(Value::Null, Value::Number))
+        .boxed())
 }
 
 /// Any small JSON value, for `{}`/`true` schemas and unconstrained items.

@@ -192,9 +192,11 @@ impl<'a> Driver<'a> {
     async fn client(&mut self) -> Result<Result<&mut RpcClient, String>, CertifyError> {
         if self.client.is_none() {
             let family = self.opts.family;
-            let mut client = RpcClient::start(&self.opts.command, self.opts.deadlines, family, self.profile).map_err(CertifyError::Spawn)?;
+            let mut client =
+                RpcClient::start(&self.opts.command, self.opts.deadlines, family, self.profile).map_err(CertifyError::Spawn)?;
             if family == Family::PicoclawHook {
-                let (_, _, outcome) = client.call_next_line(pico::HELLO, &pico::hello_params(&self.opts.roles), self.opts.deadlines.startup).await;
+                let (_, _, outcome) =
+                    client.call_next_line(pico::HELLO, &pico::hello_params(&self.opts.roles), self.opts.deadlines.startup).await;
                 let ok = matches!(&outcome, RpcOutcome::Reply { message, .. } if message.get("result").is_some_and(Value::is_object));
                 if !ok {
                     let _ = client.close().await;
@@ -218,7 +220,9 @@ impl<'a> Driver<'a> {
                 None => return Ok(Trial::Held),
                 Some(failure) => (failure, raw),
             },
-            RpcOutcome::Timeout => (Failure::Timeout { phase: Phase::Request, waited_ms: timeout.as_millis() as u64, last_bytes: String::new() }, Vec::new()),
+            RpcOutcome::Timeout => {
+                (Failure::Timeout { phase: Phase::Request, waited_ms: timeout.as_millis() as u64, last_bytes: String::new() }, Vec::new())
+            }
             RpcOutcome::Closed(Some(exit)) => (Failure::Crash { exit, stderr_tail: String::new() }, Vec::new()),
             RpcOutcome::Closed(None) => (Failure::Unexpected { what: "the plugin closed stdout without exiting".into() }, Vec::new()),
             RpcOutcome::WriteFailed(error) => (Failure::Transport { error }, Vec::new()),

@@ -121,14 +121,22 @@ fn the_seed_fixes_the_inputs() {
 fn unsupported_schemas_are_refused_by_pointer() {
     let cases = [
         (json!({"type": "object", "properties": {"a": {"not": {"type": "string"}}}}), "#/properties/a", "`not`"),
-        (json!({"type": "object", "properties": {"a/b": {"type": "array", "items": [{"type": "string"}]}}}), "#/properties/a~1b/items", "tuple"),
+        (
+            json!({"type": "object", "properties": {"a/b": {"type": "array", "items": [{"type": "string"}]}}}),
+            "#/properties/a~1b/items",
+            "tuple",
+        ),
         (
             json!({"type": "object", "properties": {"n": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}}}}),
             "#/$defs/n/properties/next",
             "recursive",
         ),
         (json!({"type": "object", "properties": {"r": {"$ref": "other.json#/x"}}}), "#/properties/r", "outside"),
-        (json!({"type": "object", "properties": {"s": {"type": "string", "minLength": 5, "maxLength": 2}}}), "#/properties/s", "below minLength"),
+        (
+            json!({"type": "object", "properties": {"s": {"type": "string", "minLength": 5, "maxLength": 2}}}),
+            "#/properties/s",
+            "below minLength",
+        ),
         (json!({"type": "object", "properties": {"e": {"enum": []}}}), "#/properties/e/enum", "non-empty"),
         (json!({"type": "object", "properties": {"f": false}}), "#/properties/f", "no value"),
     ];

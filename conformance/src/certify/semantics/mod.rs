@@ -81,10 +81,7 @@ impl Finding {
     }
 
     pub(crate) fn mismatch(check: CheckId, path: &str, expected: &str, actual: impl Into<String>) -> Self {
-        Finding {
-            check,
-            result: Err(Failure::Mismatch { path: path.to_string(), expected: expected.to_string(), actual: actual.into() }),
-        }
+        Finding { check, result: Err(Failure::Mismatch { path: path.to_string(), expected: expected.to_string(), actual: actual.into() }) }
     }
 
     pub(crate) fn check(check: CheckId, ok: bool, path: &str, expected: &str, actual: impl FnOnce() -> String) -> Self {

@@ -84,8 +84,10 @@ fn modify_payload(asked: Asked<'_>, method: &str, result: &Value) -> Finding {
         AFTER_TOOL => {
             let r = result.get("result");
             let (ok, expected) = if nested {
-                (r.and_then(|r| r.get("result")).and_then(|r| r.get("for_llm")).is_some_and(Value::is_string),
-                 "result.result.for_llm: the whole after_tool payload, nested")
+                (
+                    r.and_then(|r| r.get("result")).and_then(|r| r.get("for_llm")).is_some_and(Value::is_string),
+                    "result.result.for_llm: the whole after_tool payload, nested",
+                )
             } else {
                 (r.is_some_and(Value::is_object), "a result object")
             };
@@ -96,8 +98,7 @@ fn modify_payload(asked: Asked<'_>, method: &str, result: &Value) -> Finding {
         _ => {
             let r = result.get("response");
             let (ok, expected) = if nested {
-                (r.and_then(|r| r.get("response")).is_some_and(Value::is_object),
-                 "response.response: the whole after_llm payload, nested")
+                (r.and_then(|r| r.get("response")).is_some_and(Value::is_object), "response.response: the whole after_llm payload, nested")
             } else {
                 (r.is_some_and(Value::is_object), "a response object")
             };
@@ -117,9 +118,13 @@ fn reason(path: &str, result: &Value) -> Finding {
 /// Judges a `hook.approve_tool` result: a missing or mistyped `approved` is a denial.
 pub fn judge_approval(result: &Value) -> Judged {
     let approved = result.get("approved");
-    let mut findings = vec![Finding::check("PICOCLAW-APPROVE-BOOLEAN", approved.is_some_and(Value::is_boolean), "$.result.approved", "true or false", || {
-        format!("{} (PicoClaw denies the tool)", describe(approved))
-    })];
+    let mut findings = vec![Finding::check(
+        "PICOCLAW-APPROVE-BOOLEAN",
+        approved.is_some_and(Value::is_boolean),
+        "$.result.approved",
+        "true or false",
+        || format!("{} (PicoClaw denies the tool)", describe(approved)),
+    )];
     let granted = approved == Some(&Value::Bool(true));
     if !granted && approved.is_some_and(Value::is_boolean) {
         findings.push(reason("$.result.reason", result));
@@ -146,7 +151,10 @@ mod tests {
     fn actions_valid_per_method() {
         let req = json!({});
         assert!(failed(&judge(asked(BEFORE_TOOL, Profile::Documented, &req), &json!({"action": "deny_tool", "reason": "r"}))).is_empty());
-        assert_eq!(failed(&judge(asked(AFTER_TOOL, Profile::Documented, &req), &json!({"action": "respond", "result": {"for_llm": "x"}}))), ["PICOCLAW-ACTION"]);
+        assert_eq!(
+            failed(&judge(asked(AFTER_TOOL, Profile::Documented, &req), &json!({"action": "respond", "result": {"for_llm": "x"}}))),
+            ["PICOCLAW-ACTION"]
+        );
         assert_eq!(failed(&judge(asked(BEFORE_LLM, Profile::Documented, &req), &json!({"action": "Continue"}))), ["PICOCLAW-ACTION"]);
         assert_eq!(judge(asked(BEFORE_LLM, Profile::Documented, &req), &json!({})).decision, Some(Decision::Action("continue".into())));
     }
@@ -164,7 +172,10 @@ mod tests {
     #[test]
     fn respond_needs_result_and_approval_needs_boolean() {
         let req = json!({});
-        assert_eq!(failed(&judge(asked(BEFORE_TOOL, Profile::Documented, &req), &json!({"action": "respond"}))), ["PICOCLAW-RESPOND-RESULT"]);
+        assert_eq!(
+            failed(&judge(asked(BEFORE_TOOL, Profile::Documented, &req), &json!({"action": "respond"}))),
+            ["PICOCLAW-RESPOND-RESULT"]
+        );
         assert_eq!(judge_approval(&json!({"reason": "x"})).decision, Some(Decision::Approved(false)));
         assert_eq!(failed(&judge_approval(&json!({"approved": "true"}))), ["PICOCLAW-APPROVE-BOOLEAN"]);
         assert_eq!(failed(&judge_approval(&json!({"approved": false}))), ["HOOK-DENY-REASON"]);

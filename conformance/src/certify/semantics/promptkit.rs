@@ -16,8 +16,7 @@ pub(super) fn judge(asked: Asked<'_>, answer: &Value) -> Judged {
 }
 
 fn tool(answer: &Value) -> Judged {
-    let keys: Vec<&str> =
-        ["result", "error", "pending"].into_iter().filter(|k| answer.get(*k).is_some()).collect();
+    let keys: Vec<&str> = ["result", "error", "pending"].into_iter().filter(|k| answer.get(*k).is_some()).collect();
     let mut findings = Vec::new();
     let decision = match keys.as_slice() {
         ["result"] => Some(Decision::Result),

@@ -15,9 +15,13 @@ pub(super) fn judge(result: &Value) -> Judged {
         .filter(|k| result.get(*k).is_some_and(|v| !v.is_string() && !v.is_null()))
         .map(|k| format!("{k} is {}", describe(result.get(k))))
         .collect();
-    findings.push(Finding::check("RUNOK-OPTIONAL-STRINGS", bad.is_empty(), "$.result", "message and fix_suggestion as strings or absent", || {
-        bad.join(", ")
-    }));
+    findings.push(Finding::check(
+        "RUNOK-OPTIONAL-STRINGS",
+        bad.is_empty(),
+        "$.result",
+        "message and fix_suggestion as strings or absent",
+        || bad.join(", "),
+    ));
     // runok: an unknown status is ask; a mistyped message fails the parse, which is ask too.
     let decision = if bad.is_empty() { known.unwrap_or("ask") } else { "ask" };
     Judged { decision: Some(Decision::Status(decision.to_string())), findings }

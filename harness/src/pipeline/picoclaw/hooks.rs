@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use proctor_conformance::client::{RpcClient, RpcOutcome};
-use proctor_conformance::protocol::picoclaw_hook::{self, HELLO};
 use proctor_conformance::protocol::Family;
+use proctor_conformance::protocol::picoclaw_hook::{self, HELLO};
 use serde_json::{Value, json};
 
 use super::wire::{self, Modes};
@@ -99,10 +99,15 @@ impl Hook {
 /// first failure every hook already mounted is closed and the error (as
 /// PicoClaw words it) is returned: the agent loop never starts.
 pub(super) async fn mount(ctx: &mut RunContext<'_>) -> Result<Vec<Hook>, String> {
-    let mut plugins: Vec<_> = ctx.scenario.plugins.iter().filter_map(|p| match &p.config {
-        PluginConfig::PicoclawHook(c) => Some((p, c)),
-        _ => None,
-    }).collect();
+    let mut plugins: Vec<_> = ctx
+        .scenario
+        .plugins
+        .iter()
+        .filter_map(|p| match &p.config {
+            PluginConfig::PicoclawHook(c) => Some((p, c)),
+            _ => None,
+        })
+        .collect();
     plugins.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     let mut hooks: Vec<Hook> = Vec::new();
     for (plugin, config) in plugins {
@@ -131,7 +136,8 @@ type StartError = (String, Option<Hook>);
 async fn start(ctx: &mut RunContext<'_>, plugin: &crate::scenario::Plugin, priority: i64, modes: Modes) -> Result<Hook, StartError> {
     let command = ctx.command(plugin, Family::PicoclawHook, None);
     let fail = |why: String| format!("start process hook {:?}: {why}", plugin.name);
-    let client = RpcClient::start(&command, RunContext::deadlines(STARTUP_TIMEOUT), Family::PicoclawHook, ctx.profile).map_err(|e| (fail(e.to_string()), None))?;
+    let client = RpcClient::start(&command, RunContext::deadlines(STARTUP_TIMEOUT), Family::PicoclawHook, ctx.profile)
+        .map_err(|e| (fail(e.to_string()), None))?;
     let mut hook = Hook { name: plugin.name.clone(), priority, modes, channel: format!("plugin {}", plugin.name), client, stray_seen: 0 };
     let mut params = picoclaw_hook::hello_params(&hook.modes.roles());
     params["name"] = json!(hook.name);

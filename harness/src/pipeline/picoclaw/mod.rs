@@ -26,8 +26,8 @@ mod wire;
 use std::time::Duration;
 
 use proctor_conformance::protocol::Profile;
-use proctor_conformance::protocol::wire::sort_keys;
 use proctor_conformance::protocol::picoclaw_hook::{AFTER_LLM, AFTER_TOOL, APPROVE_TOOL, BEFORE_LLM, BEFORE_TOOL};
+use proctor_conformance::protocol::wire::sort_keys;
 use proctor_mocks::provider::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall};
 use serde_json::{Map, Value, json};
 
@@ -82,7 +82,11 @@ pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
                     break;
                 }
             }
-            other => ctx.transcript.push("runtime", "log", format!("PicoClaw has no such input; ignored: {}", serde_json::to_string(other).unwrap_or_default())),
+            other => ctx.transcript.push(
+                "runtime",
+                "log",
+                format!("PicoClaw has no such input; ignored: {}", serde_json::to_string(other).unwrap_or_default()),
+            ),
         }
     }
     for hook in agent.hooks {
@@ -174,7 +178,8 @@ impl Agent {
             let at = At { turn_id, iteration };
             let mut messages = vec![LlmMessage::text("system", SYSTEM_PROMPT)];
             messages.extend(self.history.iter().cloned());
-            let options: Map<String, Value> = [("max_tokens".to_string(), json!(8192)), ("temperature".to_string(), json!(0.7))].into_iter().collect();
+            let options: Map<String, Value> =
+                [("max_tokens".to_string(), json!(8192)), ("temperature".to_string(), json!(0.7))].into_iter().collect();
             let mut call = LlmCall { model: MODEL.into(), messages, tools: self.tools.clone(), options };
             if let Some(end) = self.before_llm(ctx, at, &mut call).await {
                 return Ok((end, iteration));
@@ -184,7 +189,11 @@ impl Agent {
                                  "Temperature": call.options.get("temperature").cloned().unwrap_or(json!(0))});
             self.emit(ctx, at, "agent.llm.request", payload).await;
             let request = LlmRequest { messages: call.messages.clone(), tools: call.tool_names() };
-            ctx.transcript.push("llm", "request", json!({"model": call.model, "messages": call.messages.iter().map(wire::message_line).collect::<Vec<_>>()}));
+            ctx.transcript.push(
+                "llm",
+                "request",
+                json!({"model": call.model, "messages": call.messages.iter().map(wire::message_line).collect::<Vec<_>>()}),
+            );
             let mut answer = match ctx.ask_llm(&request)? {
                 LlmResponse::Reply { text, tool_calls, delay_ms, .. } => {
                     if delay_ms > 0 {
@@ -212,7 +221,12 @@ impl Agent {
                 self.history.push(LlmMessage::text("assistant", answer.content.clone()));
                 return Ok((TurnEnd::Completed(answer.content), iteration));
             }
-            self.history.push(LlmMessage { role: "assistant".into(), content: answer.content.clone(), tool_calls: answer.tool_calls.clone(), tool_call_id: None });
+            self.history.push(LlmMessage {
+                role: "assistant".into(),
+                content: answer.content.clone(),
+                tool_calls: answer.tool_calls.clone(),
+                tool_call_id: None,
+            });
             for tc in &answer.tool_calls {
                 if let Some(end) = self.tool_call(ctx, at, tc).await {
                     return Ok((end, iteration));
@@ -228,19 +242,34 @@ impl Agent {
     }
 
     /// Calls hook `i` and decodes its interceptor answer; records the decision.
-    async fn intercept<T>(&mut self, ctx: &mut RunContext<'_>, i: usize, method: &str, params: Value, read: impl FnOnce(&Value) -> Result<Option<T>, String>) -> Step<T> {
+    async fn intercept<T>(
+        &mut self,
+        ctx: &mut RunContext<'_>,
+        i: usize,
+        method: &str,
+        params: Value,
+        read: impl FnOnce(&Value) -> Result<Option<T>, String>,
+    ) -> Step<T> {
         let hook = &mut self.hooks[i];
         let called = hook.call(&mut ctx.transcript, method, params, INTERCEPTOR_TIMEOUT).await;
         let (decision, note, step) = match called {
             Called::Result(result) => match wire::decode(method, &result, read) {
                 Ok(Verdict::Act(action, reason, payload)) => (action.name().to_string(), None, Step::Act(action, reason, payload)),
                 // "Hook returned unsupported action for stage" (§A3): output discarded.
-                Ok(Verdict::Unsupported(action)) => ("ignored".into(), Some(format!("unsupported action {action:?} for {method}: this hook's output is discarded")), Step::Skip),
+                Ok(Verdict::Unsupported(action)) => (
+                    "ignored".into(),
+                    Some(format!("unsupported action {action:?} for {method}: this hook's output is discarded")),
+                    Step::Skip,
+                ),
                 Err(e) => ("skipped".into(), Some(format!("hook skipped: {method} failed: {e}")), Step::Skip),
             },
             // Fail-open: WARN "Interceptor hook failed" / "timed out" (§A2).
             Called::Failed(e) => ("skipped".into(), Some(format!("hook skipped: {method} failed: {e}")), Step::Skip),
-            Called::TimedOut => ("skipped".into(), Some(format!("hook skipped: {method} timed out after {} ms", INTERCEPTOR_TIMEOUT.as_millis())), Step::Skip),
+            Called::TimedOut => (
+                "skipped".into(),
+                Some(format!("hook skipped: {method} timed out after {} ms", INTERCEPTOR_TIMEOUT.as_millis())),
+                Step::Skip,
+            ),
         };
         let hook = &self.hooks[i];
         ctx.summary.decided(&hook.name, method, decision.clone());
@@ -262,7 +291,11 @@ impl Agent {
                 Step::Act(_, _, Some(next)) => {
                     let (next, reverted) = wire::before_llm_controls(call, next);
                     for what in reverted {
-                        ctx.transcript.push("runtime", "log", format!("before_llm controls: hook {} changed {what}; reverted", self.hooks[i].name));
+                        ctx.transcript.push(
+                            "runtime",
+                            "log",
+                            format!("before_llm controls: hook {} changed {what}; reverted", self.hooks[i].name),
+                        );
                     }
                     *call = next;
                 }
@@ -281,7 +314,11 @@ impl Agent {
                 Step::Act(Action::HardAbort, ..) => return Some(TurnEnd::HardAbort),
                 Step::Act(_, _, Some(next)) => {
                     if next != *answer {
-                        ctx.transcript.push("runtime", "log", format!("after_llm: hook {} replaced the answer: {}", self.hooks[i].name, answer_json(&next)));
+                        ctx.transcript.push(
+                            "runtime",
+                            "log",
+                            format!("after_llm: hook {} replaced the answer: {}", self.hooks[i].name, answer_json(&next)),
+                        );
                     }
                     *answer = next;
                 }
@@ -305,7 +342,11 @@ impl Agent {
             }
             // respond: not executed; approval and after_tool skipped (pipeline_execute.go:178-400).
             ToolPlan::Respond(hook, output) => {
-                ctx.transcript.push("runtime", "log", format!("tool {:?} answered by hook {hook}: not executed; approve_tool and after_tool skipped", call.tool));
+                ctx.transcript.push(
+                    "runtime",
+                    "log",
+                    format!("tool {:?} answered by hook {hook}: not executed; approve_tool and after_tool skipped", call.tool),
+                );
                 self.emit(ctx, at, "agent.tool.exec_start", json!({"Tool": call.tool, "Arguments": sort_keys(&call.arguments)})).await;
                 self.emit(ctx, at, "agent.tool.exec_end", exec_end(&call, &output, 0)).await;
                 output
@@ -325,9 +366,22 @@ impl Agent {
                 }
             },
         };
-        ctx.summary.tool_results.push(crate::runner::ToolResultRecord { tool: call.tool.clone(), content: output.for_llm.clone(), is_error: output.is_error });
-        ctx.transcript.push("runtime", "tool message", json!({"tool_call_id": tc.id, "tool": call.tool, "content": output.for_llm, "is_error": output.is_error}));
-        self.history.push(LlmMessage { role: "tool".into(), content: output.for_llm, tool_calls: Vec::new(), tool_call_id: Some(tc.id.clone()) });
+        ctx.summary.tool_results.push(crate::runner::ToolResultRecord {
+            tool: call.tool.clone(),
+            content: output.for_llm.clone(),
+            is_error: output.is_error,
+        });
+        ctx.transcript.push(
+            "runtime",
+            "tool message",
+            json!({"tool_call_id": tc.id, "tool": call.tool, "content": output.for_llm, "is_error": output.is_error}),
+        );
+        self.history.push(LlmMessage {
+            role: "tool".into(),
+            content: output.for_llm,
+            tool_calls: Vec::new(),
+            tool_call_id: Some(tc.id.clone()),
+        });
         None
     }
 
@@ -349,7 +403,11 @@ impl Agent {
                         // WARN "respond action but no HookResult provided": the
                         // chain has stopped; approval and execution go ahead with
                         // the call as it was before this hook.
-                        ctx.transcript.push("runtime", "log", format!("hook {} answered respond without a result: the tool runs", self.hooks[i].name));
+                        ctx.transcript.push(
+                            "runtime",
+                            "log",
+                            format!("hook {} answered respond without a result: the tool runs", self.hooks[i].name),
+                        );
                         *call = before;
                         return ToolPlan::Run;
                     };
@@ -411,7 +469,13 @@ impl Agent {
         output
     }
 
-    async fn after_tool(&mut self, ctx: &mut RunContext<'_>, at: At<'_>, call: &mut ToolCallNow, mut output: ToolOutput) -> Result<ToolOutput, TurnEnd> {
+    async fn after_tool(
+        &mut self,
+        ctx: &mut RunContext<'_>,
+        at: At<'_>,
+        call: &mut ToolCallNow,
+        mut output: ToolOutput,
+    ) -> Result<ToolOutput, TurnEnd> {
         let profile = self.profile;
         for i in self.chain(|m| m.tool) {
             let params = wire::after_tool_params(profile, at, call, &output);
@@ -424,7 +488,11 @@ impl Agent {
                     }
                     if let Some(next) = next {
                         if next != output {
-                            ctx.transcript.push("runtime", "log", format!("after_tool: hook {} replaced the result: {:?}", self.hooks[i].name, next.for_llm));
+                            ctx.transcript.push(
+                                "runtime",
+                                "log",
+                                format!("after_tool: hook {} replaced the result: {:?}", self.hooks[i].name, next.for_llm),
+                            );
                         }
                         output = next;
                     }

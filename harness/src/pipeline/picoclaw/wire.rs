@@ -70,8 +70,18 @@ const KINDS: &[(&str, &str)] = &[
 
 /// Legacy aliases PicoClaw accepts in `observe` but this pipeline never emits.
 const OTHER_ALIASES: &[&str] = &[
-    "llm_delta", "llm_retry", "context_compress", "session_summarize", "steering_injected", "follow_up_queued",
-    "interrupt_received", "subturn_spawn", "subturn_end", "subturn_result_delivered", "subturn_orphan", "error",
+    "llm_delta",
+    "llm_retry",
+    "context_compress",
+    "session_summarize",
+    "steering_injected",
+    "follow_up_queued",
+    "interrupt_received",
+    "subturn_spawn",
+    "subturn_end",
+    "subturn_result_delivered",
+    "subturn_orphan",
+    "error",
 ];
 
 /// The document's short name of a dotted runtime kind.
@@ -111,7 +121,8 @@ pub(super) fn modes(cfg: &PicoclawHook) -> Result<Modes, String> {
 impl Modes {
     /// The modes for `hook.hello`.
     pub fn roles(&self) -> Vec<Role> {
-        let flags = [(!self.observe.is_empty(), Role::Observe), (self.llm, Role::Llm), (self.tool, Role::ToolMode), (self.approve, Role::Approve)];
+        let flags =
+            [(!self.observe.is_empty(), Role::Observe), (self.llm, Role::Llm), (self.tool, Role::ToolMode), (self.approve, Role::Approve)];
         flags.into_iter().filter(|(on, _)| *on).map(|(_, r)| r).collect()
     }
 
@@ -169,7 +180,11 @@ pub(super) enum Verdict<T> {
 /// fails the call (the hook is skipped); an empty or missing action is
 /// `continue`; actions are case-sensitive; `respond` and `deny_tool` exist
 /// only in before_tool.
-pub(super) fn decode<T>(method: &str, result: &Value, payload: impl FnOnce(&Value) -> Result<Option<T>, String>) -> Result<Verdict<T>, String> {
+pub(super) fn decode<T>(
+    method: &str,
+    result: &Value,
+    payload: impl FnOnce(&Value) -> Result<Option<T>, String>,
+) -> Result<Verdict<T>, String> {
     if !(result.is_object() || result.is_null()) {
         return Err(format!("cannot decode result {}: not an object", kind_of(result)));
     }
@@ -409,11 +424,7 @@ fn parse_answer(r: &Value) -> Result<LlmAnswer, String> {
 /// the answer itself as documented.
 pub(super) fn read_response(profile: Profile, result: &Value) -> Result<Option<LlmAnswer>, String> {
     let Some(r) = opt_obj(result, "response")? else { return Ok(None) };
-    if profile.picoclaw_nested_after_payloads() {
-        opt_obj(r, "response")?.map(parse_answer).transpose()
-    } else {
-        parse_answer(r).map(Some)
-    }
+    if profile.picoclaw_nested_after_payloads() { opt_obj(r, "response")?.map(parse_answer).transpose() } else { parse_answer(r).map(Some) }
 }
 
 // --- tools (ToolCallHookRequest, ToolApprovalRequest, ToolResult) ----------
@@ -551,7 +562,11 @@ mod tests {
     use super::*;
 
     fn cfg(observe: &[&str], intercept: &[&str]) -> PicoclawHook {
-        PicoclawHook { observe: observe.iter().map(|s| s.to_string()).collect(), intercept: intercept.iter().map(|s| s.to_string()).collect(), priority: 0 }
+        PicoclawHook {
+            observe: observe.iter().map(|s| s.to_string()).collect(),
+            intercept: intercept.iter().map(|s| s.to_string()).collect(),
+            priority: 0,
+        }
     }
 
     #[test]
@@ -579,7 +594,10 @@ mod tests {
         assert_eq!(decode(BEFORE_LLM, &json!({"action": ""}), none).unwrap(), Verdict::Act(Action::Continue, String::new(), None));
         assert_eq!(decode(BEFORE_LLM, &json!({"action": "Continue"}), none).unwrap(), Verdict::Unsupported("Continue".into()));
         assert_eq!(decode(AFTER_TOOL, &json!({"action": "respond"}), none).unwrap(), Verdict::Unsupported("respond".into()));
-        assert_eq!(decode(BEFORE_TOOL, &json!({"action": "deny_tool", "reason": "r"}), none).unwrap(), Verdict::Act(Action::DenyTool, "r".into(), None));
+        assert_eq!(
+            decode(BEFORE_TOOL, &json!({"action": "deny_tool", "reason": "r"}), none).unwrap(),
+            Verdict::Act(Action::DenyTool, "r".into(), None)
+        );
         assert!(decode(BEFORE_TOOL, &json!({"action": 1}), none).is_err());
         assert!(decode(BEFORE_TOOL, &json!("continue"), none).is_err());
     }
@@ -599,7 +617,8 @@ mod tests {
         assert!(out.is_none());
         let (_, out) = read_before_tool(&json!({"call": {"tool": "t", "hook_result": {"for_llm": "h"}}})).unwrap().unwrap();
         assert_eq!(out.unwrap().for_llm, "h");
-        let (_, out) = read_before_tool(&json!({"result": {"for_llm": "top"}, "call": {"hook_result": {"for_llm": "h"}}})).unwrap().unwrap();
+        let (_, out) =
+            read_before_tool(&json!({"result": {"for_llm": "top"}, "call": {"hook_result": {"for_llm": "h"}}})).unwrap().unwrap();
         assert_eq!(out.unwrap().for_llm, "top");
         assert_eq!(read_before_tool(&json!({"action": "continue"})).unwrap(), None);
     }
@@ -649,7 +668,10 @@ mod tests {
         let at = At { turn_id: "turn-2", iteration: 1 };
         let call = ToolCallNow { tool: "bash".into(), arguments: json!({"z": 1, "a": 2}) };
         let rt = tool_params(Profile::PicoclawCf67dd3, at, "turn.tool.before", &call);
-        assert_eq!(rt.to_string(), r#"{"meta":{"AgentID":"agent-1","TurnID":"turn-2","ParentTurnID":"","SessionKey":"session-1","Iteration":1,"TracePath":"turn.tool.before","Source":"runTurn"},"tool":"bash","arguments":{"a":2,"z":1}}"#);
+        assert_eq!(
+            rt.to_string(),
+            r#"{"meta":{"AgentID":"agent-1","TurnID":"turn-2","ParentTurnID":"","SessionKey":"session-1","Iteration":1,"TracePath":"turn.tool.before","Source":"runTurn"},"tool":"bash","arguments":{"a":2,"z":1}}"#
+        );
         let doc = tool_params(Profile::Documented, at, "turn.tool.before", &call);
         assert_eq!(doc["chat_id"], "chat-1");
         let (m, p) = event(Profile::Documented, 1, "agent.tool.exec_skipped", at, &json!({}));

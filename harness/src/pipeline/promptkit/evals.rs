@@ -86,7 +86,15 @@ fn without(mut v: Value, key: &str) -> Value {
     v
 }
 
-async fn run_one(ctx: &mut RunContext<'_>, plugin: &Plugin, cfg: &PromptkitEval, id: &str, session_id: &str, turn_index: usize, messages: &[LlmMessage]) -> f64 {
+async fn run_one(
+    ctx: &mut RunContext<'_>,
+    plugin: &Plugin,
+    cfg: &PromptkitEval,
+    id: &str,
+    session_id: &str,
+    turn_index: usize,
+    messages: &[LlmMessage],
+) -> f64 {
     let content = messages.iter().rev().find(|m| m.role == "assistant").map(|m| m.content.clone()).unwrap_or_default();
     let history: Vec<Value> = messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect();
     let params = if cfg.params.is_null() { json!({}) } else { cfg.params.clone() };

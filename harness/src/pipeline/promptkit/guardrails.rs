@@ -53,7 +53,11 @@ pub(super) fn check(g: &Guardrail, content: &str, max_sentences_enforced: bool) 
     match g {
         Guardrail::BannedWords(_) => {
             let hits: Vec<&String> = spec.words.iter().filter(|w| contains_word(content, w)).collect();
-            if hits.is_empty() { None } else { fired(message, format!("banned words found: {}", hits.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))) }
+            if hits.is_empty() {
+                None
+            } else {
+                fired(message, format!("banned words found: {}", hits.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")))
+            }
         }
         Guardrail::Length(_) => {
             let max = spec.max.unwrap_or(0) as usize;
@@ -72,7 +76,11 @@ pub(super) fn check(g: &Guardrail, content: &str, max_sentences_enforced: bool) 
         Guardrail::RequiredFields(_) => {
             let lower = content.to_lowercase();
             let missing: Vec<&String> = spec.fields.iter().filter(|f| !lower.contains(&f.to_lowercase())).collect();
-            if missing.is_empty() { None } else { fired(message, format!("missing fields: {}", missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))) }
+            if missing.is_empty() {
+                None
+            } else {
+                fired(message, format!("missing fields: {}", missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")))
+            }
         }
     }
 }

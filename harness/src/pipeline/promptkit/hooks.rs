@@ -44,7 +44,6 @@ pub(super) struct ExecHook<'a> {
 }
 
 impl ExecHook<'_> {
-
     /// Exactly `observe` is observe; anything else (typos included) is filter.
     pub fn observe(&self) -> bool {
         self.config.mode.as_deref() == Some("observe")
@@ -77,7 +76,8 @@ pub(super) fn of_kind<'a>(plugins: &'a [Plugin], kind: &str) -> Vec<ExecHook<'a>
 /// verdict (observe hooks always allow) and records the exchange.
 pub(super) async fn invoke(ctx: &mut RunContext<'_>, hook: &ExecHook<'_>, phase: &str, doc: Value) -> Verdict {
     let role = hook.role();
-    let timeout = hook.config.timeout_ms.map_or(if role == Role::EvalHook { EVAL_HOOK_TIMEOUT } else { DEFAULT_TIMEOUT }, Duration::from_millis);
+    let timeout =
+        hook.config.timeout_ms.map_or(if role == Role::EvalHook { EVAL_HOOK_TIMEOUT } else { DEFAULT_TIMEOUT }, Duration::from_millis);
     let wire_value = promptkit_exec::render(role, &doc, ctx.profile);
     let mut bytes = wire::encode(&wire_value, ctx.profile);
     if ctx.profile.oneshot_trailing_newline() {
@@ -97,7 +97,10 @@ pub(super) async fn invoke(ctx: &mut RunContext<'_>, hook: &ExecHook<'_>, phase:
             let stderr = reply.stderr.trim();
             let with_stderr = |e: String| if stderr.is_empty() { e } else { format!("{e} (stderr: {stderr})") };
             if reply.collected.exit.is_none() {
-                Verdict::Deny { reason: with_stderr(format!("exec hook {name:?} failed: signal: killed (timeout after {} ms)", timeout.as_millis())), metadata: Value::Null }
+                Verdict::Deny {
+                    reason: with_stderr(format!("exec hook {name:?} failed: signal: killed (timeout after {} ms)", timeout.as_millis())),
+                    metadata: Value::Null,
+                }
             } else if !exit.success() {
                 Verdict::Deny { reason: with_stderr(format!("exec hook {name:?} failed: {exit}")), metadata: Value::Null }
             } else if role == Role::SessionHook || role == Role::EvalHook {
@@ -109,8 +112,16 @@ pub(super) async fn invoke(ctx: &mut RunContext<'_>, hook: &ExecHook<'_>, phase:
     };
     let verdict = if hook.observe() { Verdict::Allow } else { verdict };
     let mode = if hook.observe() { "observe" } else { "filter" };
-    ctx.transcript.push(channel, "decision", json!({"phase": phase, "mode": mode, "decision": verdict.name(), "reason": reason_of(&verdict)}));
-    ctx.summary.decisions.push(crate::runner::DecisionRecord { plugin: name, call: phase.to_string(), decision: verdict.name().to_string() });
+    ctx.transcript.push(
+        channel,
+        "decision",
+        json!({"phase": phase, "mode": mode, "decision": verdict.name(), "reason": reason_of(&verdict)}),
+    );
+    ctx.summary.decisions.push(crate::runner::DecisionRecord {
+        plugin: name,
+        call: phase.to_string(),
+        decision: verdict.name().to_string(),
+    });
     verdict
 }
 

@@ -53,7 +53,11 @@ pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
         let end = match turn {
             Turn::User(text) => {
                 if !st.pending.is_empty() {
-                    ctx.transcript.push("runtime", "error", "a user turn arrived while tool calls are pending; resolve or reject them first");
+                    ctx.transcript.push(
+                        "runtime",
+                        "error",
+                        "a user turn arrived while tool calls are pending; resolve or reject them first",
+                    );
                     ctx.summary.outcome = Some("error".into());
                     continue;
                 }
@@ -118,14 +122,21 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         match before_call(ctx, st, round).await {
             Some((Verdict::Deny { reason, .. }, hook)) => return Ok(deny(ctx, &hook, "provider_before", reason)),
             Some((Verdict::Enforced { reason, metadata }, _)) => {
-                let text = metadata.get("replacement").and_then(Value::as_str).map_or_else(|| if reason.is_empty() { POLICY_TEXT.to_string() } else { reason.clone() }, str::to_string);
+                let text = metadata
+                    .get("replacement")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| if reason.is_empty() { POLICY_TEXT.to_string() } else { reason.clone() }, str::to_string);
                 ctx.transcript.push("runtime", "event", json!({"enforced": "before_call", "finish_reason": "safety"}));
                 return Ok(finish(ctx, st, text));
             }
             _ => {}
         }
         let request = LlmRequest { messages: st.messages.clone(), tools: tool_names(ctx) };
-        ctx.transcript.push("llm", "request", json!(request.messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>()));
+        ctx.transcript.push(
+            "llm",
+            "request",
+            json!(request.messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>()),
+        );
         let response = ctx.ask_llm(&request)?;
         let (mut text, mut calls, chunks) = match response {
             LlmResponse::Error { status, message } => {
@@ -205,7 +216,8 @@ fn deny(ctx: &mut RunContext<'_>, hook: &str, kind: &str, reason: String) -> Tur
 }
 
 fn tool_names(ctx: &RunContext<'_>) -> Vec<String> {
-    let mut names: Vec<String> = ctx.scenario.plugins.iter().filter(|p| matches!(p.config, PluginConfig::PromptkitTool(_))).map(|p| p.name.clone()).collect();
+    let mut names: Vec<String> =
+        ctx.scenario.plugins.iter().filter(|p| matches!(p.config, PluginConfig::PromptkitTool(_))).map(|p| p.name.clone()).collect();
     names.extend(ctx.scenario.tools.keys().cloned());
     names
 }
@@ -227,7 +239,10 @@ async fn before_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize) -> 
         for g in scenario.guardrails.iter().filter(|g| guardrails::judges(g, Side::Input)) {
             if let Some(fired) = guardrails::check(g, &content, enforce_max_sentences(ctx)) {
                 record_guardrail(ctx, &fired, "before_call");
-                return Some((Verdict::Enforced { reason: fired.content.clone(), metadata: json!({"replacement": fired.content}) }, fired.kind.to_string()));
+                return Some((
+                    Verdict::Enforced { reason: fired.content.clone(), metadata: json!({"replacement": fired.content}) },
+                    fired.kind.to_string(),
+                ));
             }
         }
     }
@@ -248,7 +263,11 @@ async fn after_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize, text
     for g in scenario.guardrails.iter().filter(|g| guardrails::judges(g, Side::Output)) {
         if let Some(fired) = guardrails::check(g, text, enforce_max_sentences(ctx)) {
             record_guardrail(ctx, &fired, "after_call");
-            return Some((Verdict::Enforced { reason: fired.explanation.clone(), metadata: Value::Null }, fired.kind.to_string(), Some(fired.content)));
+            return Some((
+                Verdict::Enforced { reason: fired.explanation.clone(), metadata: Value::Null },
+                fired.kind.to_string(),
+                Some(fired.content),
+            ));
         }
     }
     let doc = json!({
@@ -269,7 +288,11 @@ fn enforce_max_sentences(ctx: &RunContext<'_>) -> bool {
 }
 
 fn record_guardrail(ctx: &mut RunContext<'_>, fired: &guardrails::Fired, phase: &str) {
-    ctx.transcript.push(format!("guardrail {}", fired.kind), "decision", json!({"phase": phase, "decision": "enforced", "explanation": fired.explanation, "content": fired.content}));
+    ctx.transcript.push(
+        format!("guardrail {}", fired.kind),
+        "decision",
+        json!({"phase": phase, "decision": "enforced", "explanation": fired.explanation, "content": fired.content}),
+    );
     ctx.summary.decided(&format!("guardrail {}", fired.kind), phase, "enforced");
     ctx.summary.events.push("validation.failed".into());
 }
@@ -282,7 +305,10 @@ fn intercept_chunks(ctx: &mut RunContext<'_>, chunks: &[String]) -> Option<Strin
     for chunk in chunks {
         acc.push_str(chunk);
         ctx.transcript.push("llm", "chunk", chunk.clone());
-        let streaming = scenario.guardrails.iter().filter(|g| matches!(g, crate::scenario::Guardrail::BannedWords(_) | crate::scenario::Guardrail::Length(_)));
+        let streaming = scenario
+            .guardrails
+            .iter()
+            .filter(|g| matches!(g, crate::scenario::Guardrail::BannedWords(_) | crate::scenario::Guardrail::Length(_)));
         for g in streaming.filter(|g| guardrails::judges(g, Side::Output)) {
             if let Some(fired) = guardrails::check(g, &acc, true) {
                 record_guardrail(ctx, &fired, "chunk");
@@ -304,7 +330,11 @@ async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall)
         match hooks::invoke(ctx, hook, "before_execution", before.clone()).await {
             Verdict::Allow => {}
             Verdict::Deny { reason, .. } | Verdict::Enforced { reason, .. } => {
-                ctx.summary.denials.push(DenialRecord { hook: hook.plugin.name.clone(), kind: "tool_before".into(), reason: reason.clone() });
+                ctx.summary.denials.push(DenialRecord {
+                    hook: hook.plugin.name.clone(),
+                    kind: "tool_before".into(),
+                    reason: reason.clone(),
+                });
                 return Some(ToolOutcome::Blocked(format!("Tool {} blocked by hook: {reason}", call.name)));
             }
         }
@@ -320,7 +350,9 @@ async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall)
         "response": {"name": call.name, "call_id": call.id, "content": outcome.text(), "latency_ms": 0}});
     for hook in of_kind(&scenario.plugins, "tool").iter().filter(|h| h.runs_in("after_execution")) {
         let verdict = hooks::invoke(ctx, hook, "after_execution", after.clone()).await;
-        if let (Verdict::Deny { reason, .. } | Verdict::Enforced { reason, .. }, true) = (&verdict, ctx.profile.promptkit_acts_on_after_execution()) {
+        if let (Verdict::Deny { reason, .. } | Verdict::Enforced { reason, .. }, true) =
+            (&verdict, ctx.profile.promptkit_acts_on_after_execution())
+        {
             ctx.summary.denials.push(DenialRecord { hook: hook.plugin.name.clone(), kind: "tool_after".into(), reason: reason.clone() });
             return Some(ToolOutcome::Blocked(format!("Tool {} blocked by hook: {reason}", call.name)));
         }
@@ -350,7 +382,11 @@ async fn session(ctx: &mut RunContext<'_>, phase: &str, messages: &[LlmMessage],
     let doc = json!({"hook": "session", "phase": phase, "event": event});
     for hook in of_kind(&scenario.plugins, "session").iter().filter(|h| h.runs_in(phase)) {
         if hooks::invoke(ctx, hook, phase, doc.clone()).await != Verdict::Allow {
-            ctx.transcript.push("runtime", "event", format!("session hook {} failed in {phase}; later session hooks skipped", hook.plugin.name));
+            ctx.transcript.push(
+                "runtime",
+                "event",
+                format!("session hook {} failed in {phase}; later session hooks skipped", hook.plugin.name),
+            );
             break;
         }
     }

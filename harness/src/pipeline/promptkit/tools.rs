@@ -84,7 +84,11 @@ pub(super) async fn run(ctx: &mut RunContext<'_>, servers: &mut Servers, name: &
     let scenario = ctx.scenario;
     if let Some(plugin) = scenario.plugins.iter().find(|p| p.name == name && matches!(p.config, PluginConfig::PromptkitTool(_))) {
         let PluginConfig::PromptkitTool(cfg) = &plugin.config else { unreachable!("matched above") };
-        return if cfg.runtime.as_deref() == Some("server") { server(ctx, servers, plugin, cfg.timeout_ms, args).await } else { exec(ctx, plugin, args).await };
+        return if cfg.runtime.as_deref() == Some("server") {
+            server(ctx, servers, plugin, cfg.timeout_ms, args).await
+        } else {
+            exec(ctx, plugin, args).await
+        };
     }
     match scenario.tools.get(name) {
         Some(ScriptedTool::Result(text)) => ToolOutcome::Result(Value::String(text.clone())),
@@ -154,7 +158,8 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
     let Some(Server::Up(client)) = servers.running.get_mut(&name) else { return ToolOutcome::Error("server unavailable".into()) };
     ctx.summary.calls.push((name.clone(), promptkit_server::EXECUTE.into()));
     let timeout = timeout_ms.map_or(IDLE_TIMEOUT, Duration::from_millis);
-    let (sent, id, outcome) = client.call_next_line(promptkit_server::EXECUTE, &promptkit_server::params(&json!({"args": args})), timeout).await;
+    let (sent, id, outcome) =
+        client.call_next_line(promptkit_server::EXECUTE, &promptkit_server::params(&json!({"args": args})), timeout).await;
     ctx.transcript.bytes(channel.clone(), "stdin", &sent);
     let dead = |why: String| (ToolOutcome::Error(why.clone()), Some(Server::Dead(why)));
     let (result, replace) = match outcome {
@@ -164,7 +169,13 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
             if message.is_null() {
                 (ToolOutcome::Error(format!("invalid JSON-RPC response: {}", String::from_utf8_lossy(&raw))), None)
             } else if got != Some(id as i64) {
-                (ToolOutcome::Error(format!("JSON-RPC response ID mismatch: got {}, want {id}", got.map_or("0".into(), |g| g.to_string()))), None)
+                (
+                    ToolOutcome::Error(format!(
+                        "JSON-RPC response ID mismatch: got {}, want {id}",
+                        got.map_or("0".into(), |g| g.to_string())
+                    )),
+                    None,
+                )
             } else if let Some(e) = message.get("error").filter(|e| !e.is_null()) {
                 let code = e.get("code").and_then(Value::as_i64).unwrap_or_default();
                 let msg = e.get("message").and_then(Value::as_str).unwrap_or_default();
@@ -176,7 +187,9 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
         }
         // The registry's timeout (ToolDescriptor.timeout_ms) gives up on the
         // call and leaves the process, and its late reply, in place.
-        RpcOutcome::Timeout if timeout_ms.is_some() => (ToolOutcome::Error(format!("tool execution timed out: {name} exceeded {}ms timeout", timeout.as_millis())), None),
+        RpcOutcome::Timeout if timeout_ms.is_some() => {
+            (ToolOutcome::Error(format!("tool execution timed out: {name} exceeded {}ms timeout", timeout.as_millis())), None)
+        }
         RpcOutcome::Timeout => (ToolOutcome::Error("context canceled waiting for response".into()), None),
         // PromptKit reports either a broken pipe on the write or EOF on the
         // read, depending on how far the dying process got; proctor reports
