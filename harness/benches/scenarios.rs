@@ -12,7 +12,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use proctor::runner::{RunEnv, run};
+use proctor::context::RunEnv;
+use proctor::runner::run;
 use proctor::scenario::{Scenario, parse};
 
 const SCENARIO: &str = "\

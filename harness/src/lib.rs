@@ -1,11 +1,15 @@
 //! proctor: conformance harness and mock-provider simulator for the stdio
 //! plugin protocols of LLM agent runtimes.
 //!
-//! - [`cli`]: the command line (`proctor certify`, `checks`, `mock-plugin`).
-//! - [`pipeline`]: each runtime's semantics, played against real plugins.
-//! - [`runner`]: run one scenario: transcript, summary, expectations.
-//! - [`scenario`]: the scenario format, loader and discovery.
+//! From the top down (each module uses only the ones below it):
+//!
+//! - [`cli`]: the command line (`proctor certify`, `run`, `verify`, `load`, the mocks).
 //! - [`testing`]: the `cargo test` entry, one trial per scenario file.
+//! - [`runner`]: run one scenario and judge its expectations.
+//! - [`pipeline`]: each runtime's semantics, played against real plugins.
+//! - [`context`]: what a pipeline holds while it plays a runtime (scripted LLM, journal, plugin commands).
+//! - [`record`]: what a run produces: the transcript and the summary.
+//! - [`scenario`]: the scenario format, loader and discovery.
 //! - [`report`]: one renderer per output format, all from the same report.
 //! - [`interrupt`]: kill every plugin when proctor itself is interrupted.
 //! - [`output`]: terminal colour decisions and atomic report files.
@@ -15,9 +19,11 @@
 //! `proctor-mocks`.
 
 pub mod cli;
+pub mod context;
 pub mod interrupt;
 pub mod output;
 pub mod pipeline;
+pub mod record;
 pub mod report;
 pub mod runner;
 pub mod scenario;

@@ -12,7 +12,8 @@ use std::sync::{Arc, LazyLock};
 
 use libtest_mimic::{Arguments, Conclusion, Failed, Trial};
 
-use crate::runner::{RunEnv, run};
+use crate::context::RunEnv;
+use crate::runner::run;
 use crate::scenario::{discover, load};
 
 static RUNTIME: LazyLock<tokio::runtime::Runtime> =

@@ -40,7 +40,7 @@ fn read_all(dir: &Path) -> Vec<String> {
 fn simulate(yaml: &str, profile: &str) -> proctor::runner::RunResult {
     let text = format!("{yaml}\nprofile: {profile}\n");
     let scenario = proctor::scenario::parse(&text, Path::new("inline.yaml")).expect("inline scenario");
-    let env = proctor::runner::RunEnv { root: common::repo_root(), mock_program: proctor().into(), record_dir: None };
+    let env = proctor::context::RunEnv { root: common::repo_root(), mock_program: proctor().into(), record_dir: None };
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(proctor::runner::run(&scenario, &env))
 }
 

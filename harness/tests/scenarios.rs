@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use proctor::runner::RunEnv;
+use proctor::context::RunEnv;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf();

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use common::{proctor, repo_root};
-use proctor::runner::RunEnv;
+use proctor::context::RunEnv;
 
 fn copy_scenario(from: &str, to: &Path) {
     let src = repo_root().join("scenarios/runok");

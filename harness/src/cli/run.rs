@@ -9,8 +9,9 @@ use std::sync::Arc;
 use anyhow::Context;
 
 use super::{RunArgs, UsageError, runtime};
+use crate::context::RunEnv;
 use crate::report::escape;
-use crate::runner::{RunEnv, RunResult, run};
+use crate::runner::{RunResult, run};
 use crate::scenario::{discover, load};
 
 pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {

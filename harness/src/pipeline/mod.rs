@@ -6,7 +6,7 @@ mod picoclaw;
 mod promptkit;
 mod runok;
 
-use crate::runner::RunContext;
+use crate::context::RunContext;
 use crate::scenario::Runtime;
 
 /// A run that could not be carried out (as opposed to an unmet expectation).

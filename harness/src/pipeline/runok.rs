@@ -10,7 +10,7 @@ use proctor_conformance::protocol::{Family, Role, runok_extension, wire};
 use serde_json::{Value, json};
 
 use super::PipelineError;
-use crate::runner::RunContext;
+use crate::context::RunContext;
 use crate::scenario::{Command, PluginConfig, Turn};
 
 /// runok's own tests use 5 s; the runner has no default.

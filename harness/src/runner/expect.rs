@@ -4,8 +4,8 @@
 
 use crate::scenario::Expectations;
 
-use super::summary::Summary;
-use super::transcript::Transcript;
+use crate::record::Summary;
+use crate::record::Transcript;
 
 /// Every unmet expectation, as a line of text.
 pub fn judge(expect: &Expectations, s: &Summary, transcript: &Transcript) -> Vec<String> {

@@ -43,7 +43,7 @@ pub fn read_evidence(records: &[PathBuf], journal: Option<&Path>) -> Result<Evid
                 entries
                     .flatten()
                     .map(|e| e.path())
-                    .filter(|f| f.extension().is_some_and(|x| x == "jsonl") && !f.ends_with(crate::runner::LLM_JOURNAL)),
+                    .filter(|f| f.extension().is_some_and(|x| x == "jsonl") && !f.ends_with(crate::context::LLM_JOURNAL)),
             );
         } else if p.exists() {
             files.push(p.clone());

@@ -11,7 +11,8 @@ use proctor_conformance::protocol::picoclaw_hook::{self, HELLO};
 use serde_json::{Value, json};
 
 use super::wire::{self, Modes};
-use crate::runner::{RunContext, Transcript};
+use crate::context::RunContext;
+use crate::record::Transcript;
 use crate::scenario::PluginConfig;
 
 /// `hook.hello`: PicoClaw waits 5 s only when its context is nil (§A2);

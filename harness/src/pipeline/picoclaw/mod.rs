@@ -34,7 +34,7 @@ use serde_json::{Map, Value, json};
 use self::hooks::{Called, Hook};
 use self::wire::{Action, At, LlmAnswer, LlmCall, ToolCallNow, ToolOutput, Verdict};
 use super::PipelineError;
-use crate::runner::RunContext;
+use crate::context::RunContext;
 use crate::scenario::{ScriptedTool, Turn};
 
 /// Default `interceptor_timeout_ms` (§A1, hooks.go:18-23).
@@ -337,7 +337,7 @@ impl Agent {
             // deny_tool: approval and after_tool skipped; the turn goes on (§A3).
             ToolPlan::Deny(hook, reason) => {
                 let message = with_reason("Tool execution denied by hook", &reason);
-                ctx.summary.denials.push(crate::runner::DenialRecord { hook, kind: "deny_tool".into(), reason });
+                ctx.summary.denials.push(crate::record::DenialRecord { hook, kind: "deny_tool".into(), reason });
                 self.skipped(ctx, at, &call, message).await
             }
             // respond: not executed; approval and after_tool skipped (pipeline_execute.go:178-400).
@@ -354,7 +354,7 @@ impl Agent {
             ToolPlan::Run => match self.approve(ctx, at, &call).await {
                 Some((hook, reason)) => {
                     let message = with_reason("Tool execution denied by approval hook", &reason);
-                    ctx.summary.denials.push(crate::runner::DenialRecord { hook, kind: "approve_tool".into(), reason });
+                    ctx.summary.denials.push(crate::record::DenialRecord { hook, kind: "approve_tool".into(), reason });
                     self.skipped(ctx, at, &call, message).await
                 }
                 None => {
@@ -366,7 +366,7 @@ impl Agent {
                 }
             },
         };
-        ctx.summary.tool_results.push(crate::runner::ToolResultRecord {
+        ctx.summary.tool_results.push(crate::record::ToolResultRecord {
             tool: call.tool.clone(),
             content: output.for_llm.clone(),
             is_error: output.is_error,

@@ -11,7 +11,7 @@ use proctor_mocks::provider::LlmMessage;
 use serde_json::{Value, json};
 
 use super::hooks::{self, of_kind};
-use crate::runner::RunContext;
+use crate::context::RunContext;
 use crate::scenario::{Plugin, PluginConfig, PromptkitEval};
 
 /// The runner's per-eval cap (and the exec eval default).

@@ -9,7 +9,7 @@ use proctor_conformance::framing::read_document;
 use proctor_conformance::protocol::{Family, Role, promptkit_exec, wire};
 use serde_json::{Value, json};
 
-use crate::runner::RunContext;
+use crate::context::RunContext;
 use crate::scenario::{Plugin, PluginConfig, PromptkitHook};
 
 /// PromptKit's default exec-hook deadline; eval hooks get 5 s.
@@ -117,7 +117,7 @@ pub(super) async fn invoke(ctx: &mut RunContext<'_>, hook: &ExecHook<'_>, phase:
         "decision",
         json!({"phase": phase, "mode": mode, "decision": verdict.name(), "reason": reason_of(&verdict)}),
     );
-    ctx.summary.decisions.push(crate::runner::DecisionRecord {
+    ctx.summary.decisions.push(crate::record::DecisionRecord {
         plugin: name,
         call: phase.to_string(),
         decision: verdict.name().to_string(),

@@ -18,7 +18,8 @@ use self::guardrails::Side;
 use self::hooks::{Verdict, of_kind};
 use self::tools::{Servers, ToolOutcome};
 use super::PipelineError;
-use crate::runner::{DenialRecord, RunContext, ToolResultRecord};
+use crate::context::RunContext;
+use crate::record::{DenialRecord, ToolResultRecord};
 use crate::scenario::{PluginConfig, Turn};
 
 /// The SDK's session id is random; proctor fixes it so sampling and

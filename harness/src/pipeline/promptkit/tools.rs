@@ -11,7 +11,7 @@ use proctor_conformance::framing::read_document;
 use proctor_conformance::protocol::{Family, Role, promptkit_server, wire};
 use serde_json::{Value, json};
 
-use crate::runner::RunContext;
+use crate::context::RunContext;
 use crate::scenario::{Plugin, PluginConfig, ScriptedTool};
 
 /// PromptKit applies no tool timeout of its own; the pipeline's idle
