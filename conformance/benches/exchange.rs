@@ -199,7 +199,7 @@ fn wants_ratios(group: &str) -> bool {
     if args.iter().any(|a| a == "--profile-time") {
         return false;
     }
-    let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-') && !a.parse::<f64>().is_ok()).collect();
+    let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-') && a.parse::<f64>().is_err()).collect();
     filters.is_empty() || filters.iter().any(|f| group.contains(f.as_str()) || f.starts_with(group))
 }
 

@@ -87,7 +87,7 @@ fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| Value::from(n)),
+        any::<i64>().prop_map(Value::from),
         "[a-z<>&\u{2028}\u{e9}\"\\\\ ]{0,12}".prop_map(Value::String),
     ];
     leaf.prop_recursive(3, 24, 4, |inner| {

@@ -366,7 +366,7 @@ impl Run<'_> {
                             Failure::Mismatch {
                                 path: "$".into(),
                                 expected: "an error reply (code -32601)".into(),
-                                actual: format!("{}", body_name(body)),
+                                actual: body_name(body).to_string(),
                             },
                             reply.evidence,
                         ),

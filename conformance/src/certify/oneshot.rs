@@ -129,7 +129,7 @@ async fn run_cases(opts: &Options, rec: &mut Recorder, ctx: &Ctx) -> Result<(), 
         (opts.progress)(&format!("{profile}: case `{}`", case.name));
         let probe = case_probe(family, role, case);
         let ex = exchange(opts, render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
-        let (decision, _) = outcome_of(&ctx, &probe, &ex);
+        let (decision, _) = outcome_of(ctx, &probe, &ex);
         let outcome = case.expect.judge(decision.as_ref());
         rec.case(&case.name, outcome, evidence_of(&ex));
     }
@@ -225,7 +225,7 @@ fn outcome_of(ctx: &Ctx, probe: &Probe, ex: &Exchange) -> (Option<Decision>, boo
 /// whether the answer was readable by the runtime.
 fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
     let Ctx { family, role, profile, shutdown_ms } = *ctx;
-    let evidence = evidence_of(&ex);
+    let evidence = evidence_of(ex);
     let c = &ex.collected;
     if !ex.finished() {
         let mut last = last_bytes(&c.bytes);

@@ -46,20 +46,6 @@ fn complete(bytes: &[u8]) -> bool {
     matches!(serde_json::Deserializer::from_slice(body).into_iter::<IgnoredAny>().next(), Some(Ok(_)))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::complete;
-
-    #[test]
-    fn completeness() {
-        assert!(complete(b"{\"a\":1}"));
-        assert!(complete(b"\xEF\xBB\xBF {\"a\":1}"));
-        assert!(!complete(b"{\"a\":"));
-        assert!(!complete(b"loading... {\"a\":1}"));
-        assert!(complete(b"null"));
-    }
-}
-
 /// Runs `command` once with `request` on stdin.
 pub async fn one_shot(command: &PluginCommand, deadlines: Deadlines, request: Vec<u8>) -> Result<OneShotReply, SpawnError> {
     let mut process = PluginProcess::spawn(command, deadlines)?;
@@ -72,4 +58,18 @@ pub async fn one_shot(command: &PluginCommand, deadlines: Deadlines, request: Ve
     let shutdown = process.shutdown().await;
     let stderr = tail.text();
     Ok(OneShotReply { sent: request, collected, shutdown, stderr, write_error, waited })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::complete;
+
+    #[test]
+    fn completeness() {
+        assert!(complete(b"{\"a\":1}"));
+        assert!(complete(b"\xEF\xBB\xBF {\"a\":1}"));
+        assert!(!complete(b"{\"a\":"));
+        assert!(!complete(b"loading... {\"a\":1}"));
+        assert!(complete(b"null"));
+    }
 }

@@ -153,7 +153,7 @@ fn rolled_back(previous: &[Value], current: &[Value]) -> bool {
 /// Model, messages, roles and tool-call shapes, on the body as sent (the
 /// provider itself reads leniently).
 fn well_formed(body: &Value) -> Result<(), Failure> {
-    if !body.get("model").and_then(Value::as_str).is_some_and(|m| !m.is_empty()) {
+    if body.get("model").and_then(Value::as_str).is_none_or(|m| m.is_empty()) {
         return Err(mismatch("$.model", "a model name", body.get("model").map_or("nothing".into(), Value::to_string)));
     }
     let Some(messages) = body.get("messages").and_then(Value::as_array).filter(|m| !m.is_empty()) else {
@@ -168,19 +168,19 @@ fn well_formed(body: &Value) -> Result<(), Failure> {
         if !ROLES.contains(&role) {
             return Err(mismatch(&format!("$.messages[{i}].role"), "system, developer, user, assistant or tool", role));
         }
-        if role == "tool" && !m.get("tool_call_id").and_then(Value::as_str).is_some_and(|id| !id.is_empty()) {
+        if role == "tool" && m.get("tool_call_id").and_then(Value::as_str).is_none_or(|id| id.is_empty()) {
             return Err(mismatch(&format!("$.messages[{i}].tool_call_id"), "the id of the call this tool message answers", "nothing"));
         }
         for (j, call) in m.get("tool_calls").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let at = format!("$.messages[{i}].tool_calls[{j}]");
             let args = call.pointer("/function/arguments");
-            if !call.get("id").and_then(Value::as_str).is_some_and(|id| !id.is_empty()) {
+            if call.get("id").and_then(Value::as_str).is_none_or(|id| id.is_empty()) {
                 return Err(mismatch(&format!("{at}.id"), "the call id", call.get("id").map_or("nothing".into(), Value::to_string)));
             }
             if call.get("type").and_then(Value::as_str) != Some("function") {
                 return Err(mismatch(&format!("{at}.type"), "\"function\"", call.get("type").map_or("nothing".into(), Value::to_string)));
             }
-            if !args.and_then(Value::as_str).is_some_and(|a| serde_json::from_str::<Value>(a).is_ok()) {
+            if args.and_then(Value::as_str).is_none_or(|a| serde_json::from_str::<Value>(a).is_err()) {
                 return Err(mismatch(
                     &format!("{at}.function.arguments"),
                     "a string of JSON (arguments are encoded, not nested)",

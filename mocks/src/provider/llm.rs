@@ -158,17 +158,15 @@ impl ScriptedLlm {
                 message: format!("LLM call {call} is not scripted ({nearest}); the request ended with {}", last(request)),
             });
         };
-        if let LlmRound::Reply(reply) = round {
-            if let Some(when) = &reply.when {
-                if let Some(diff) = mismatch(when, request) {
+        if let LlmRound::Reply(reply) = round
+            && let Some(when) = &reply.when
+                && let Some(diff) = mismatch(when, request) {
                     return Err(ScriptMiss {
                         call,
                         beyond_script: false,
                         message: format!("LLM call {call} does not match round {call} ({}): {diff}", summary(round)),
                     });
                 }
-            }
-        }
         self.next += 1;
         Ok(match round {
             LlmRound::Reply(r) => LlmResponse::Reply {
@@ -213,16 +211,14 @@ fn last(request: &LlmRequest) -> String {
 
 fn mismatch(when: &RoundMatch, request: &LlmRequest) -> Option<String> {
     let last_msg = request.messages.last();
-    if let Some(role) = &when.last_role {
-        if last_msg.map(|m| m.role.as_str()) != Some(role.as_str()) {
+    if let Some(role) = &when.last_role
+        && last_msg.map(|m| m.role.as_str()) != Some(role.as_str()) {
             return Some(format!("expected the last message from {role}, the request ended with {}", last(request)));
         }
-    }
-    if let Some(text) = &when.last_contains {
-        if !last_msg.is_some_and(|m| m.content.contains(text.as_str())) {
+    if let Some(text) = &when.last_contains
+        && !last_msg.is_some_and(|m| m.content.contains(text.as_str())) {
             return Some(format!("expected the last message to contain {text:?}, the request ended with {}", last(request)));
         }
-    }
     None
 }
 

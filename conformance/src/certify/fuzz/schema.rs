@@ -401,8 +401,11 @@ fn count(obj: &Map<String, Value>, key: &str, ptr: &str) -> Result<Option<usize>
     }
 }
 
+/// A numeric bound and whether it is exclusive.
+type Bound = Option<(f64, bool)>;
+
 /// Lower and upper bounds with their exclusivity, in draft 4 or draft 6+ style.
-fn bounds(obj: &Map<String, Value>, ptr: &str) -> Result<(Option<(f64, bool)>, Option<(f64, bool)>), SchemaError> {
+fn bounds(obj: &Map<String, Value>, ptr: &str) -> Result<(Bound, Bound), SchemaError> {
     let num = |key: &str| -> Result<Option<f64>, SchemaError> {
         match obj.get(key) {
             None | Some(Value::Bool(_)) => Ok(None),
@@ -480,7 +483,7 @@ fn number(obj: &Map<String, Value>, ptr: &str) -> Result<ValueStrategy, SchemaEr
     }
     let ok = move |x: &f64| x.is_finite() && (*x > lo_v || (!lo_ex && *x == lo_v)) && (*x < hi_v || (!hi_ex && *x == hi_v));
     let edges: Vec<f64> =
-        [0.0, 0.5, -0.5, 1.0, -1.0, 1e-7, 3.141592653589793, 1e15, -1e15, lo_v, hi_v].into_iter().filter(|x| ok(x)).collect();
+        [0.0, 0.5, -0.5, 1.0, -1.0, 1e-7, std::f64::consts::PI, 1e15, -1e15, lo_v, hi_v].into_iter().filter(|x| ok(x)).collect();
     let span = if lo_v == hi_v { Just(lo_v).boxed() } else { (lo_v..=hi_v).boxed() };
     let near_zero = (lo_v.max(-100.0))..=(hi_v.min(100.0));
     let mut branches: Vec<BoxedStrategy<f64>> = vec![span];

@@ -61,7 +61,8 @@ pub(super) struct Servers {
 }
 
 enum Server {
-    Up(RpcClient),
+    // Boxed: the client is large and the map also holds small `Dead` entries.
+    Up(Box<RpcClient>),
     /// promptkit@86d9f36 never notices a dead server and never restarts it.
     Dead(String),
 }
@@ -151,7 +152,7 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
     if !servers.running.contains_key(&name) {
         let command = ctx.command(plugin, Family::PromptkitServer, Some(Role::Tool));
         match RpcClient::start(&command, RunContext::deadlines(IDLE_TIMEOUT), Family::PromptkitServer, ctx.profile) {
-            Ok(client) => servers.running.insert(name.clone(), Server::Up(client)),
+            Ok(client) => servers.running.insert(name.clone(), Server::Up(Box::new(client))),
             Err(e) => return ToolOutcome::Error(format!("starting server tool {name:?}: {e}")),
         };
     }
@@ -196,12 +197,11 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
         // one message for both so runs are reproducible.
         RpcOutcome::Closed(_) | RpcOutcome::WriteFailed(_) => dead("server process closed stdout unexpectedly".into()),
     };
-    if let Some(replacement) = replace {
-        if let Some(Server::Up(client)) = servers.running.insert(name.clone(), replacement) {
+    if let Some(replacement) = replace
+        && let Some(Server::Up(client)) = servers.running.insert(name.clone(), replacement) {
             let (shutdown, _) = client.close().await;
             ctx.transcript.push(channel, "exit", shutdown.exit.to_string());
         }
-    }
     result
 }
 
