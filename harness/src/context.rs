@@ -17,6 +17,11 @@ use crate::scenario::{Plugin, Process, Scenario};
 /// The LLM journal's file name in a record dir.
 pub const LLM_JOURNAL: &str = "llm.journal.jsonl";
 
+/// Variables that make interpreters unbuffered, removed from every plugin's
+/// environment (certify and scenarios alike): the runtimes do not set them, so
+/// a developer shell exporting one would hide the classic unflushed-print bug.
+pub const UNBUFFERING_VARIABLES: &[&str] = &["PYTHONUNBUFFERED"];
+
 /// Where and how scenarios run.
 #[derive(Debug, Clone)]
 pub struct RunEnv {
@@ -100,7 +105,7 @@ impl<'a> RunContext<'a> {
         };
         let mut cmd = PluginCommand::new(argv).unwrap_or_else(|| PluginCommand::new(vec!["false".into()]).expect("non-empty"));
         cmd.cwd = Some(self.env.root.clone());
-        cmd.env_remove = vec!["PYTHONUNBUFFERED".into()];
+        cmd.env_remove = UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
         cmd
     }
 

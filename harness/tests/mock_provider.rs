@@ -360,7 +360,13 @@ fn sigterm_stops_the_server_cleanly() {
 #[test]
 fn openai_python_client() {
     let Some(python) = std::env::var_os("PROCTOR_PYTHON") else {
-        eprintln!("skipped: PROCTOR_PYTHON is unset (.ci/run sets it to a venv with the openai package)");
+        // Written past libtest's capture (which holds `eprintln!` of a passing
+        // test), so `cargo test` shows the skip next to the test's `ok`.
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "openai_python_client: SKIPPED, PROCTOR_PYTHON is unset (.ci/run sets it to a venv with the openai package)"
+        );
         return;
     };
     let server = Server::start("openai-client.yaml", &[]);

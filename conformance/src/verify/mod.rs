@@ -37,11 +37,6 @@ pub fn verify(received: &[Received], profile: Profile) -> Vec<CheckResult> {
     let mut out = Vec::new();
     for r in received {
         let mut outcomes: Vec<(CheckId, Outcome, Evidence)> = Vec::new();
-        if r.sessions.is_empty() {
-            for def in runtime_checks(r) {
-                outcomes.push((def, Outcome::Skip { reason: "the runtime never started this plugin".into() }, Evidence::default()));
-            }
-        }
         for session in &r.sessions {
             let found = match r.family.is_jsonrpc() && r.family != Family::RunokExtension {
                 true => judge_lines(r, session),
@@ -51,13 +46,18 @@ pub fn verify(received: &[Received], profile: Profile) -> Vec<CheckResult> {
                 merge(&mut outcomes, id, result, evidence);
             }
         }
-        if r.family == Family::PromptkitServer {
+        if r.family == Family::PromptkitServer && !r.sessions.is_empty() {
             let (outcome, evidence) = judge_restarts(r, profile);
             outcomes.push(("RUNTIME-RESTARTS-DEAD-SERVER", outcome, evidence));
         }
+        // Every check not judged above is a skip, and says why once.
+        let unjudged = match r.sessions.is_empty() {
+            true => "the runtime never started this plugin",
+            false => "nothing the runtime sent exercised this check",
+        };
         for def in runtime_checks(r) {
             if !outcomes.iter().any(|(id, ..)| *id == def) {
-                outcomes.push((def, Outcome::Skip { reason: "nothing the runtime sent exercised this check".into() }, Evidence::default()));
+                outcomes.push((def, Outcome::Skip { reason: unjudged.into() }, Evidence::default()));
             }
         }
         outcomes.sort_by_key(|(id, ..)| CATALOGUE.iter().position(|c| c.id == *id));
@@ -288,4 +288,37 @@ fn judge_one_shot(r: &Received, s: &Session) -> Found {
         ));
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server plugin the runtime never started gets one result per check,
+    /// each a skip that says so: RUNTIME-RESTARTS-DEAD-SERVER was once
+    /// reported twice (a "never started" skip and a "never died" one).
+    #[test]
+    fn a_plugin_never_started_is_skipped_once_per_check() {
+        let r = Received {
+            plugin: "kv".into(),
+            family: Family::PromptkitServer,
+            roles: vec![Role::Tool],
+            sessions: Vec::new(),
+            calls_expected: Some(0),
+        };
+        let results = verify(&[r], Profile::for_family(Family::PromptkitServer)[1]);
+        let mut ids: Vec<_> = results.iter().map(|c| c.id).collect();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), before, "a check reported twice: {ids:?}");
+        assert!(ids.contains(&"RUNTIME-RESTARTS-DEAD-SERVER"), "{ids:?}");
+        for c in &results {
+            assert!(
+                matches!(&c.detail, Outcome::Skip { reason } if reason == "the runtime never started this plugin"),
+                "{}: {:?}",
+                c.id,
+                c.detail
+            );
+        }
+    }
 }

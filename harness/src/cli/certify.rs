@@ -32,10 +32,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     }
     let mut command =
         PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
-    // Runtimes start plugins from their own environment, where Python is
-    // block-buffered on a pipe; a developer shell exporting this would hide
-    // the classic unflushed-print bug.
-    command.env_remove = UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
+    command.env_remove = crate::context::UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
     let deadlines = Deadlines { request: Duration::from_millis(args.timeout_ms), ..Deadlines::default() };
     let show_progress = !args.no_progress && std::io::stderr().is_terminal();
     let options = Options {
@@ -98,10 +95,6 @@ fn fuzz_options(args: &CertifyArgs, family: Family, roles: &[Role]) -> Result<Op
     let tool = ToolSchema::load(path).map_err(|e| UsageError(e.to_string()))?;
     Ok(Some(Fuzz { inputs, seed: args.fuzz_seed, tool }))
 }
-
-/// Variables that make interpreters unbuffered, removed from the plugin's
-/// environment unless `--keep-env` is given.
-const UNBUFFERING_VARIABLES: &[&str] = &["PYTHONUNBUFFERED"];
 
 /// The roles a plugin claims, with per-family defaults and a clear error.
 fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
