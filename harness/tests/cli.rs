@@ -67,26 +67,44 @@ fn every_format_renders_and_output_goes_to_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let plugin = mock("runok-extension", &["--fault", "status-uppercase"]);
     let plugin: Vec<&str> = plugin.iter().map(String::as_str).collect();
-    for (format, needle) in [
-        ("text", "RUNOK-STATUS"),
-        ("json", "\"verdict\": \"nonconformant\""),
-        ("junit", "<testsuites"),
-        ("markdown", "| ❌ fail | `RUNOK-STATUS`"),
+    // Each format must carry the verdict, the failing check under both
+    // profiles, and the reply that proves it (escaped as the format escapes).
+    let reply = r#"{"jsonrpc":"2.0","id":1,"result":{"status":"ALLOW"}}"#;
+    let reply_xml = reply.replace('"', "&quot;");
+    for (format, needles) in [
+        ("text", vec!["FAIL RUNOK-STATUS (must)", reply, "NONCONFORMANT: 26 passed, 2 failed"]),
+        ("junit", vec![r#"<testcase name="RUNOK-STATUS" classname="runok-extension.runok@0.3.1">"#, "<failure", &reply_xml]),
+        ("markdown", vec!["❌ nonconformant", "| ❌ fail | `RUNOK-STATUS` | Must |", "#### `RUNOK-STATUS` (runok@0.3.1)", reply]),
     ] {
-        let file = dir.path().join(format!("report.{format}"));
-        let f = file.display().to_string();
-        let mut args = vec!["certify", "--protocol", "runok-extension", "--format", format, "--output", &f, "--"];
-        args.extend(&plugin);
-        let (code, out, err) = run(&args);
-        assert_eq!(code, 1, "{format}: {err}");
-        assert!(out.is_empty(), "{format}: the report goes to the file, not stdout");
-        let written = std::fs::read_to_string(&file).unwrap();
-        assert!(written.contains(needle), "{format} report lacks {needle:?}:\n{written}");
-        assert!(
-            written.contains("received") || format == "json" || format == "junit" || written.contains("ALLOW"),
-            "{format} shows evidence"
-        );
+        let written = certify_to_file(dir.path(), format, &plugin);
+        for needle in needles {
+            assert!(written.contains(needle), "{format} report lacks {needle:?}:\n{written}");
+        }
     }
+    let json: serde_json::Value = serde_json::from_str(&certify_to_file(dir.path(), "json", &plugin)).unwrap();
+    assert_eq!(json["verdict"], "nonconformant");
+    let received = format!("{reply}\n");
+    let failed: Vec<(&str, &str, &str)> = json["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "fail")
+        .map(|c| (c["id"].as_str().unwrap(), c["profile"].as_str().unwrap(), c["evidence"]["received"].as_str().unwrap()))
+        .collect();
+    assert_eq!(failed, [("RUNOK-STATUS", "documented", received.as_str()), ("RUNOK-STATUS", "runok@0.3.1", received.as_str())]);
+}
+
+/// Certifies `plugin` with `--format FORMAT --output FILE`: exit 1, nothing on
+/// stdout, and the report read back from the file.
+fn certify_to_file(dir: &std::path::Path, format: &str, plugin: &[&str]) -> String {
+    let file = dir.join(format!("report.{format}"));
+    let f = file.display().to_string();
+    let mut args = vec!["certify", "--no-progress", "--protocol", "runok-extension", "--format", format, "--output", &f, "--"];
+    args.extend(plugin);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 1, "{format}: {err}");
+    assert!(out.is_empty(), "{format}: the report goes to the file, not stdout");
+    std::fs::read_to_string(&file).unwrap()
 }
 
 #[test]

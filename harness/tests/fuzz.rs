@@ -74,7 +74,8 @@ fn a_crash_on_a_quote_is_shrunk_to_a_pasteable_lone_quote() {
     let cases = cases.display().to_string();
     let with_cases = ["--protocol", "promptkit-exec", "--role", "tool", "--cases", cases.as_str()];
     let (_, report, _) = certify_json(&with_cases, &faulty);
-    assert!(results(&report, "CASE-DECISION").iter().all(|c| c["status"] == "fail"), "{}", problems(&report));
+    let decided: Vec<_> = results(&report, "CASE-DECISION").iter().map(|c| (c["profile"].as_str(), c["status"].as_str())).collect();
+    assert_eq!(decided, [(Some("documented"), Some("fail")), (Some("promptkit@86d9f36"), Some("fail"))], "{}", problems(&report));
     let (code, report, _) = certify_json(&with_cases, &mock("promptkit-exec", &["--role", "tool"]));
     assert_eq!(code, 0, "{}", problems(&report));
 }
@@ -115,7 +116,10 @@ fn the_same_seed_gives_the_same_report_and_text_names_the_seed() {
 fn without_fuzz_the_check_is_skipped() {
     let (code, report, _) = certify_json(&["--protocol", "promptkit-server"], &mock("promptkit-server", &["--fault", "crash-on-quote"]));
     assert_eq!(code, 0, "{}", problems(&report));
-    assert!(fuzz_results(&report).iter().all(|r| r["status"] == "skip"));
+    for r in fuzz_results(&report) {
+        assert_eq!(r["status"], "skip", "{r}");
+        assert!(r["message"].as_str().unwrap().contains("--fuzz"), "the skip says what would exercise it: {r}");
+    }
 }
 
 fn usage_error(flags: &[&str]) -> String {

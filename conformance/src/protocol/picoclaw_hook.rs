@@ -109,11 +109,13 @@ pub fn params(profile: Profile, method: &str, fields: &Value) -> Value {
         }
         _ => json!({}),
     };
-    if documented && method != HELLO
-        && let Some(obj) = p.as_object_mut() {
-            obj.insert("channel".into(), json!("cli"));
-            obj.insert("chat_id".into(), json!("chat-1"));
-        }
+    if documented
+        && method != HELLO
+        && let Some(obj) = p.as_object_mut()
+    {
+        obj.insert("channel".into(), json!("cli"));
+        obj.insert("chat_id".into(), json!("chat-1"));
+    }
     if documented && method == BEFORE_LLM {
         p["graceful_terminal"] = json!(false);
     }

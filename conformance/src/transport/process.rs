@@ -202,9 +202,10 @@ impl PluginProcess {
     /// The exit, if the leader has already exited (never blocks).
     pub fn try_exit(&mut self) -> Option<ExitOutcome> {
         if self.exit.is_none()
-            && let Ok(Some(status)) = self.child.try_wait() {
-                self.exit = Some(status.into());
-            }
+            && let Ok(Some(status)) = self.child.try_wait()
+        {
+            self.exit = Some(status.into());
+        }
         self.exit
     }
 

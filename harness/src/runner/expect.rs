@@ -11,13 +11,15 @@ use crate::record::Transcript;
 pub fn judge(expect: &Expectations, s: &Summary, transcript: &Transcript) -> Vec<String> {
     let mut problems = Vec::new();
     if let Some(want) = &expect.outcome
-        && s.outcome.as_deref() != Some(want.as_str()) {
-            problems.push(format!("outcome: expected {want}, got {}", s.outcome.as_deref().unwrap_or("none")));
-        }
+        && s.outcome.as_deref() != Some(want.as_str())
+    {
+        problems.push(format!("outcome: expected {want}, got {}", s.outcome.as_deref().unwrap_or("none")));
+    }
     if let Some(text) = &expect.final_text_contains
-        && !s.final_text.as_deref().is_some_and(|t| t.contains(text.as_str())) {
-            problems.push(format!("final text: expected it to contain {text:?}, got {:?}", s.final_text.as_deref().unwrap_or("")));
-        }
+        && !s.final_text.as_deref().is_some_and(|t| t.contains(text.as_str()))
+    {
+        problems.push(format!("final text: expected it to contain {text:?}, got {:?}", s.final_text.as_deref().unwrap_or("")));
+    }
     in_order(
         &mut problems,
         "tool result",

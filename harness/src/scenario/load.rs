@@ -87,8 +87,9 @@ fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
         }
     }
     if let Some(profile) = &s.profile
-        && let Err(e) = proctor_conformance::protocol::Profile::parse(s.runtime.family(), profile) {
-            return invalid(e.to_string(), "leave `profile` out to simulate the runtime as implemented");
-        }
+        && let Err(e) = proctor_conformance::protocol::Profile::parse(s.runtime.family(), profile)
+    {
+        return invalid(e.to_string(), "leave `profile` out to simulate the runtime as implemented");
+    }
     Ok(())
 }

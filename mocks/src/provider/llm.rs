@@ -160,13 +160,14 @@ impl ScriptedLlm {
         };
         if let LlmRound::Reply(reply) = round
             && let Some(when) = &reply.when
-                && let Some(diff) = mismatch(when, request) {
-                    return Err(ScriptMiss {
-                        call,
-                        beyond_script: false,
-                        message: format!("LLM call {call} does not match round {call} ({}): {diff}", summary(round)),
-                    });
-                }
+            && let Some(diff) = mismatch(when, request)
+        {
+            return Err(ScriptMiss {
+                call,
+                beyond_script: false,
+                message: format!("LLM call {call} does not match round {call} ({}): {diff}", summary(round)),
+            });
+        }
         self.next += 1;
         Ok(match round {
             LlmRound::Reply(r) => LlmResponse::Reply {
@@ -212,13 +213,15 @@ fn last(request: &LlmRequest) -> String {
 fn mismatch(when: &RoundMatch, request: &LlmRequest) -> Option<String> {
     let last_msg = request.messages.last();
     if let Some(role) = &when.last_role
-        && last_msg.map(|m| m.role.as_str()) != Some(role.as_str()) {
-            return Some(format!("expected the last message from {role}, the request ended with {}", last(request)));
-        }
+        && last_msg.map(|m| m.role.as_str()) != Some(role.as_str())
+    {
+        return Some(format!("expected the last message from {role}, the request ended with {}", last(request)));
+    }
     if let Some(text) = &when.last_contains
-        && !last_msg.is_some_and(|m| m.content.contains(text.as_str())) {
-            return Some(format!("expected the last message to contain {text:?}, the request ended with {}", last(request)));
-        }
+        && !last_msg.is_some_and(|m| m.content.contains(text.as_str()))
+    {
+        return Some(format!("expected the last message to contain {text:?}, the request ended with {}", last(request)));
+    }
     None
 }
 

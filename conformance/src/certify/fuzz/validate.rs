@@ -52,9 +52,10 @@ fn check(value: &Value, schema: &Value, root: &Value, at: &str, depth: usize) ->
         return Err(format!("{at}: {value} is not one of {}", Value::Array(e.clone())));
     }
     if let Some(list) = s.get("anyOf").and_then(Value::as_array)
-        && !list.iter().any(|b| check(value, b, root, at, depth + 1).is_ok()) {
-            return Err(format!("{at}: matches no anyOf branch"));
-        }
+        && !list.iter().any(|b| check(value, b, root, at, depth + 1).is_ok())
+    {
+        return Err(format!("{at}: matches no anyOf branch"));
+    }
     if let Some(list) = s.get("allOf").and_then(Value::as_array) {
         for b in list {
             check(value, b, root, at, depth + 1)?;

@@ -158,11 +158,12 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         ctx.transcript.push("llm", "reply", json!({"text": text, "tool_calls": calls, "chunks": chunks}));
         let mut enforced = false;
         if !chunks.is_empty()
-            && let Some(fired) = intercept_chunks(ctx, &chunks) {
-                text = fired;
-                calls.clear();
-                enforced = true;
-            }
+            && let Some(fired) = intercept_chunks(ctx, &chunks)
+        {
+            text = fired;
+            calls.clear();
+            enforced = true;
+        }
         if !enforced {
             match after_call(ctx, st, round, &text).await {
                 Some((Verdict::Deny { reason, .. }, hook, _)) => return Ok(deny(ctx, &hook, "provider_after", reason)),

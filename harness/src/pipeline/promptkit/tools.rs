@@ -198,10 +198,11 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
         RpcOutcome::Closed(_) | RpcOutcome::WriteFailed(_) => dead("server process closed stdout unexpectedly".into()),
     };
     if let Some(replacement) = replace
-        && let Some(Server::Up(client)) = servers.running.insert(name.clone(), replacement) {
-            let (shutdown, _) = client.close().await;
-            ctx.transcript.push(channel, "exit", shutdown.exit.to_string());
-        }
+        && let Some(Server::Up(client)) = servers.running.insert(name.clone(), replacement)
+    {
+        let (shutdown, _) = client.close().await;
+        ctx.transcript.push(channel, "exit", shutdown.exit.to_string());
+    }
     result
 }
 
