@@ -8,15 +8,15 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::check::{CheckId, Evidence, Failure, clip, last_bytes};
+use crate::check::{CheckId, Evidence, Failure, Outcome, clip, last_bytes};
 use crate::framing::{Envelope, Id, ReplyBody, parse_envelope};
 use crate::protocol::{Family, Profile, Role, picoclaw_hook as pico, promptkit_server as server, wire};
 use crate::transport::{Phase, PluginProcess, ShutdownHow};
 
-use super::recorder::Recorder;
+use super::recorder::{Judged, Recorder};
 use super::semantics::{Asked, Decision, judge};
 use super::session::{Called, Read, Session, Silence, check_envelope};
-use super::{CertifyError, CheckResult, Options};
+use super::{CertifyError, Options};
 
 /// Requests sent together for ROBUST-CONCURRENT.
 const IN_FLIGHT: u64 = 4;
@@ -29,11 +29,14 @@ struct Stopped {
     reason: String,
     /// Whether the plugin was still running (so EXIT-ON-EOF can be judged).
     alive: bool,
+    /// Why the request that stopped the run got no usable reply, when one did
+    /// (a case reports this as its own outcome).
+    failure: Option<Failure>,
 }
 
 type Step = Result<(), Stopped>;
 
-pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<CheckResult>, CertifyError> {
+pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, CertifyError> {
     let family = opts.family;
     let mut not_in_profile = Vec::new();
     if profile.line_limit(family).is_none() {
@@ -177,6 +180,7 @@ impl Run<'_> {
                     by: "LIFECYCLE-HANDSHAKE",
                     reason: "PicoClaw refuses a hook whose handshake fails".into(),
                     alive: true,
+                    failure: None,
                 });
             }
         }
@@ -192,6 +196,7 @@ impl Run<'_> {
         check: CheckId,
         phase: Phase,
     ) -> Result<Reply, Stopped> {
+        rec.exchanged();
         match called {
             Called::Replied { envelope, raw, sent } => {
                 let evidence = s.evidence(&sent, &raw);
@@ -209,11 +214,13 @@ impl Run<'_> {
                 let (last, evidence) = match s.diagnose_silence(rec).await {
                     Silence::Buffered(msg) => {
                         let evidence = s.evidence(&sent, &msg.raw);
-                        rec.fail("FRAMING-FLUSHED", Failure::Buffered { waited_ms, arrived_after_eof: clip(&msg.raw) }, evidence);
+                        let failure = Failure::Buffered { waited_ms, arrived_after_eof: clip(&msg.raw) };
+                        rec.fail("FRAMING-FLUSHED", failure.clone(), evidence);
                         return Err(Stopped {
                             by: "FRAMING-FLUSHED",
                             reason: "replies only arrive when stdin closes".into(),
                             alive: false,
+                            failure: Some(failure),
                         });
                     }
                     Silence::Late { msg, after_close } => {
@@ -228,9 +235,9 @@ impl Run<'_> {
                 let failure = Failure::Timeout { phase, waited_ms, last_bytes: last };
                 rec.fail(check, failure.clone(), evidence.clone());
                 if check != "ROBUST-DEADLINE" {
-                    rec.fail("ROBUST-DEADLINE", failure, evidence);
+                    rec.fail("ROBUST-DEADLINE", failure.clone(), evidence);
                 }
-                Err(Stopped { by: check, reason: "a request went unanswered".into(), alive: false })
+                Err(Stopped { by: check, reason: "a request went unanswered".into(), alive: false, failure: Some(failure) })
             }
             Called::Closed { sent, exit } => Err(self.gone(s, rec, &sent, exit, check)),
             Called::WriteFailed { sent, error } => {
@@ -239,8 +246,9 @@ impl Run<'_> {
                     return Err(self.gone(s, rec, &sent, Some(exit), check));
                 }
                 let evidence = s.evidence(&sent, b"");
-                rec.fail(check, Failure::Transport { error: error.to_string() }, evidence);
-                Err(Stopped { by: check, reason: "the plugin stopped reading its stdin".into(), alive: false })
+                let failure = Failure::Transport { error: error.to_string() };
+                rec.fail(check, failure.clone(), evidence);
+                Err(Stopped { by: check, reason: "the plugin stopped reading its stdin".into(), alive: false, failure: Some(failure) })
             }
         }
     }
@@ -255,8 +263,13 @@ impl Run<'_> {
         if self.answered > 0 {
             rec.fail("LIFECYCLE-STAYS-ALIVE", failure.clone(), evidence.clone());
         }
-        rec.fail(check, failure, evidence);
-        Stopped { by: if self.answered > 0 { "LIFECYCLE-STAYS-ALIVE" } else { check }, reason: "the plugin is gone".into(), alive: false }
+        rec.fail(check, failure.clone(), evidence);
+        Stopped {
+            by: if self.answered > 0 { "LIFECYCLE-STAYS-ALIVE" } else { check },
+            reason: "the plugin is gone".into(),
+            alive: false,
+            failure: Some(failure),
+        }
     }
 
     /// Records the semantic checks of a reply; returns the runtime's decision.
@@ -310,6 +323,7 @@ impl Run<'_> {
                     by: "JSONRPC-NOTIFICATION-SILENT",
                     reason: "the plugin stopped reading its stdin".into(),
                     alive: false,
+                    failure: None,
                 });
             }
             sent_note = bytes;
@@ -438,7 +452,12 @@ impl Run<'_> {
         }
         if let Err(error) = s.write(&sent).await {
             rec.fail("ROBUST-CONCURRENT", Failure::Transport { error: error.to_string() }, s.evidence(&sent, b""));
-            return Err(Stopped { by: "ROBUST-CONCURRENT", reason: "the plugin stopped reading its stdin".into(), alive: false });
+            return Err(Stopped {
+                by: "ROBUST-CONCURRENT",
+                reason: "the plugin stopped reading its stdin".into(),
+                alive: false,
+                failure: None,
+            });
         }
         let mut missing = ids.clone();
         let mut received = Vec::new();
@@ -473,28 +492,56 @@ impl Run<'_> {
                 by: "ROBUST-CONCURRENT",
                 reason: "replies to pipelined requests went missing; later replies cannot be matched".into(),
                 alive: true,
+                failure: None,
             })
         }
     }
 
+    /// A hundred requests in a row, each answered with its own id and the
+    /// same kind of answer as the first (a result where it gave a result).
     async fn sequential(&mut self, s: &mut Session, rec: &mut Recorder, method: &str, params: &Value) -> Step {
         self.progress(&format!("{SEQUENTIAL} sequential requests"));
+        let mut first_error: Option<bool> = None;
         for i in 1..=SEQUENTIAL {
             let called = s.call(rec, method, params.clone(), self.deadline()).await;
-            if let Called::Replied { raw, sent, .. } = &called {
-                if i == SEQUENTIAL {
-                    rec.pass("ROBUST-SEQUENTIAL", s.evidence(sent, raw));
+            let Called::Replied { envelope, raw, sent } = called else {
+                if let Called::NoReply { sent, .. } | Called::Closed { sent, .. } = &called {
+                    rec.fail(
+                        "ROBUST-SEQUENTIAL",
+                        Failure::Missing { what: format!("a reply to request {i} of {SEQUENTIAL}") },
+                        s.evidence(sent, b""),
+                    );
                 }
+                self.replied(s, rec, called, "ROBUST-SEQUENTIAL", Phase::Request).await?;
                 continue;
+            };
+            rec.exchanged();
+            let evidence = s.evidence(&sent, &raw);
+            let sent_id = serde_json::from_slice::<Value>(&sent).ok().and_then(|v| v.get("id").and_then(Value::as_u64));
+            if envelope.id.as_u64() != sent_id {
+                let sent = sent_id.map_or("none".into(), |id| id.to_string());
+                let failure = Failure::IdMismatch { sent, received: envelope.id.to_string() };
+                rec.fail("ROBUST-SEQUENTIAL", failure, evidence);
+                return Ok(());
             }
-            if let Called::NoReply { sent, .. } | Called::Closed { sent, .. } = &called {
-                rec.fail(
-                    "ROBUST-SEQUENTIAL",
-                    Failure::Missing { what: format!("a reply to request {i} of {SEQUENTIAL}") },
-                    s.evidence(sent, b""),
-                );
+            let error = matches!(envelope.body, ReplyBody::Error(_));
+            match first_error {
+                None => first_error = Some(error),
+                Some(was) if was != error => {
+                    let kind = |e: bool| if e { "an error" } else { "a result" };
+                    let failure = Failure::Mismatch {
+                        path: "$".into(),
+                        expected: format!("{} to request {i} of {SEQUENTIAL}, like the first (the same request each time)", kind(was)),
+                        actual: body_name(&envelope.body),
+                    };
+                    rec.fail("ROBUST-SEQUENTIAL", failure, evidence);
+                    return Ok(());
+                }
+                Some(_) => {}
             }
-            self.replied(s, rec, called, "ROBUST-SEQUENTIAL", Phase::Request).await?;
+            if i == SEQUENTIAL {
+                rec.pass("ROBUST-SEQUENTIAL", evidence);
+            }
         }
         Ok(())
     }
@@ -504,7 +551,7 @@ impl Run<'_> {
             rec.skip("CASE-DECISION", "no --cases file given");
             return Ok(());
         };
-        for case in &cases.cases {
+        for (i, case) in cases.cases.iter().enumerate() {
             self.progress(&format!("case `{}`", case.name));
             let (method, params) = match self.family {
                 Family::PicoclawHook => {
@@ -515,19 +562,29 @@ impl Run<'_> {
                 _ => (server::EXECUTE.to_string(), server::params(&case.request)),
             };
             let called = s.call(rec, &method, params.clone(), self.deadline()).await;
-            let (decision, evidence) = match called {
-                Called::Replied { envelope, raw, sent } => {
-                    let reply = Reply { envelope, evidence: s.evidence(&sent, &raw) };
-                    let mut scratch = Recorder::new(self.family, &self.opts.roles, self.profile, &[]);
-                    (self.judge(&mut scratch, &method, &params, &reply), reply.evidence)
+            // The answer to a case is a protocol message like any other: every
+            // check holds it, and names the case when it fails.
+            rec.set_origin(Some(format!("case `{}`", case.name)));
+            let replied = self.replied(s, rec, called, "ROBUST-DEADLINE", Phase::Request).await;
+            let judged = replied.map(|reply| (self.judge(rec, &method, &params, &reply), reply.evidence));
+            rec.set_origin(None);
+            match judged {
+                Ok((decision, evidence)) => rec.case(&case.name, case.expect.judge(decision.as_ref()), evidence),
+                Err(stop) => {
+                    // No reply is its own outcome (a timeout, a crash), never
+                    // a decision; the cases after it cannot be asked.
+                    let outcome = match &stop.failure {
+                        Some(f) => Outcome::fail(f.clone()),
+                        None => Outcome::Untestable { blocked_by: Some(stop.by), reason: stop.reason.clone() },
+                    };
+                    rec.case(&case.name, outcome, s.evidence(b"", b""));
+                    for later in &cases.cases[i + 1..] {
+                        let reason = format!("case `{}` stopped the run: {}", case.name, stop.reason);
+                        rec.case(&later.name, Outcome::Untestable { blocked_by: Some(stop.by), reason }, Evidence::default());
+                    }
+                    return Err(stop);
                 }
-                other => {
-                    let reply = self.replied(s, rec, other, "CASE-DECISION", Phase::Request).await;
-                    (None, reply.map(|r| r.evidence).unwrap_or_default())
-                }
-            };
-            let outcome = case.expect.judge(decision.as_ref());
-            rec.case(&case.name, outcome, evidence);
+            }
         }
         Ok(())
     }

@@ -48,12 +48,15 @@ pub enum CertifyError {
 /// Runs every profile and returns the report.
 pub async fn certify(opts: &Options) -> Result<Report, CertifyError> {
     let mut checks = Vec::new();
+    let mut exchanges = 0;
     for profile in &opts.profiles {
-        let mut results = match opts.family.transport() {
+        let judged = match opts.family.transport() {
             Transport::OneShot => oneshot::run(opts, *profile).await?,
             Transport::LongLivedJsonRpc => longlived::run(opts, *profile).await?,
         };
-        with_fuzz(opts, *profile, &mut results).await?;
+        let mut results = judged.checks;
+        exchanges += judged.exchanges;
+        exchanges += with_fuzz(opts, *profile, &mut results).await?;
         checks.extend(results);
     }
     let role = match opts.roles.as_slice() {
@@ -66,26 +69,28 @@ pub async fn certify(opts: &Options) -> Result<Report, CertifyError> {
         opts.profiles.iter().map(|p| p.name().to_string()).collect(),
         opts.command.argv.clone(),
         checks,
-    ))
+    )
+    .with_exchanges(exchanges))
 }
 
 /// Replaces the probes' placeholder for the fuzz check (they never decide
 /// it) with the fuzz run's result, or a skip without `--fuzz`. The fuzz run
 /// is separate from the probes so a protocol failure they found cannot stop
 /// it, and it runs per profile because the wire shape (Go's `\u003c`
-/// escaping, field order) is part of what is fuzzed.
-async fn with_fuzz(opts: &Options, profile: Profile, results: &mut Vec<CheckResult>) -> Result<(), CertifyError> {
+/// escaping, field order) is part of what is fuzzed. Returns how many fuzz
+/// exchanges were judged.
+async fn with_fuzz(opts: &Options, profile: Profile, results: &mut Vec<CheckResult>) -> Result<usize, CertifyError> {
     let applies = crate::check::lookup(fuzz::CHECK).is_some_and(|def| def.applies(opts.family, &opts.roles));
     if !applies {
-        return Ok(());
+        return Ok(0);
     }
     results.retain(|r| r.id != fuzz::CHECK);
-    let result = match &opts.fuzz {
+    let (result, exchanges) = match &opts.fuzz {
         Some(f) => fuzz::run(opts, f, profile).await?,
-        None => fuzz::skipped(profile),
+        None => (fuzz::skipped(profile), 0),
     };
     results.extend(result);
     let order = |id: &str| crate::check::CATALOGUE.iter().position(|c| c.id == id).unwrap_or(usize::MAX);
     results.sort_by_key(|r| order(r.id));
-    Ok(())
+    Ok(exchanges)
 }

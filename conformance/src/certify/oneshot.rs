@@ -5,12 +5,12 @@ use serde_json::{Value, json};
 
 use crate::check::{Evidence, Failure, last_bytes};
 use crate::client::{OneShotReply, one_shot};
-use crate::framing::{Document, ReplyBody, parse_envelope, read_document};
+use crate::framing::{Document, ReplyBody, Violation, parse_envelope, read_document};
 use crate::protocol::{Family, Profile, Role, promptkit_exec, runok_extension, wire};
 use crate::transport::{Phase, ShutdownHow};
 
 use super::cases::Case;
-use super::recorder::Recorder;
+use super::recorder::{Judged, Recorder};
 use super::semantics::{Asked, Decision, judge};
 use super::session::check_envelope;
 use super::{CertifyError, Options};
@@ -42,7 +42,7 @@ fn evidence_of(ex: &Exchange) -> Evidence {
     evidence
 }
 
-pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::CheckResult>, CertifyError> {
+pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, CertifyError> {
     let family = opts.family;
     let role = opts.roles.first().copied().unwrap_or(Role::Guard);
     let mut not_in_profile = Vec::new();
@@ -57,7 +57,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::C
         (opts.progress)(&format!("{profile}: {}", label(&probe)));
         let bytes = render(family, role, profile, &probe, profile.oneshot_trailing_newline());
         let ex = exchange(opts, bytes).await?;
-        let (decision, readable) = judge_exchange(&mut rec, &ctx, &probe, &ex);
+        let answer = judge_exchange(&mut rec, &ctx, &probe, &ex);
+        let readable = answer.readable();
+        let decision = answer.decision;
         if first.is_none() {
             first = Some((probe, decision, readable));
         }
@@ -74,7 +76,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::C
         (opts.progress)(&format!("{profile}: the same request with the other line ending"));
         let newline = !profile.oneshot_trailing_newline();
         let ex = exchange(opts, render(family, role, profile, &probe, newline)).await?;
-        let (other, other_readable) = outcome_of(&ctx, &probe, &ex);
+        let (other, other_readable) = outcome_of(&mut rec, &ctx, &probe, &ex);
         let describe = |nl: bool| if nl { "with a trailing newline" } else { "without a trailing newline" };
         if (other_readable, &other) == (readable, &decision) {
             rec.pass("LIFECYCLE-READS-TO-EOF", evidence_of(&ex));
@@ -98,7 +100,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Vec<super::C
         (opts.progress)(&format!("{profile}: a request with fields the plugin does not know"));
         let extended = Probe { phase: probe.phase.clone(), documented: with_unknown_fields(family, role, &probe.documented) };
         let ex = exchange(opts, render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
-        let (got, got_readable) = outcome_of(&ctx, &extended, &ex);
+        let (got, got_readable) = outcome_of(&mut rec, &ctx, &extended, &ex);
         if (got_readable, &got) == (readable, &decision) {
             rec.pass("ROBUST-UNKNOWN-FIELDS", evidence_of(&ex));
         } else {
@@ -129,8 +131,15 @@ async fn run_cases(opts: &Options, rec: &mut Recorder, ctx: &Ctx) -> Result<(), 
         (opts.progress)(&format!("{profile}: case `{}`", case.name));
         let probe = case_probe(family, role, case);
         let ex = exchange(opts, render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
-        let (decision, _) = outcome_of(ctx, &probe, &ex);
-        let outcome = case.expect.judge(decision.as_ref());
+        // The answer to a case is a protocol message like any other: every
+        // check holds it, and names the case when it fails.
+        rec.set_origin(Some(format!("case `{}`", case.name)));
+        let answer = judge_exchange(rec, ctx, &probe, &ex);
+        rec.set_origin(None);
+        let outcome = match answer.unusable {
+            Some(why) => crate::check::Outcome::fail(why),
+            None => case.expect.judge(answer.decision.as_ref()),
+        };
         rec.case(&case.name, outcome, evidence_of(&ex));
     }
     Ok(())
@@ -214,17 +223,44 @@ async fn exchange(opts: &Options, sent: Vec<u8>) -> Result<Exchange, CertifyErro
     one_shot(&opts.command, opts.deadlines, sent).await.map_err(CertifyError::Spawn)
 }
 
-/// The decision the runtime would take, and whether the answer was readable.
-/// An unreadable answer gets the runtime's fallback decision.
-fn outcome_of(ctx: &Ctx, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
+/// What the runtime made of an answer that is compared rather than judged:
+/// its variations (another line ending, unknown fields) are held to the
+/// check that made them, not to every check again.
+fn outcome_of(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
+    rec.exchanged();
     let mut scratch = Recorder::new(ctx.family, &[ctx.role], ctx.profile, &[]);
-    judge_exchange(&mut scratch, ctx, probe, ex)
+    let answer = judge_exchange(&mut scratch, ctx, probe, ex);
+    (answer.decision.clone(), answer.readable())
 }
 
-/// Records everything one exchange decides; returns the decision and
-/// whether the answer was readable by the runtime.
-fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -> (Option<Decision>, bool) {
+/// What the runtime made of one answer.
+struct Answer {
+    /// The decision it acts on (its fallback when the answer was unusable).
+    decision: Option<Decision>,
+    /// Why the runtime could not use the answer (a timeout, a crash, broken
+    /// framing), when it could not: a case reports this, never the fallback
+    /// decision, so a crash is never mistaken for a denial.
+    unusable: Option<Failure>,
+}
+
+impl Answer {
+    fn usable(decision: Option<Decision>) -> Self {
+        Answer { decision, unusable: None }
+    }
+
+    fn unusable(family: Family, role: Role, why: Failure) -> Self {
+        Answer { decision: fallback(family, role), unusable: Some(why) }
+    }
+
+    fn readable(&self) -> bool {
+        self.unusable.is_none()
+    }
+}
+
+/// Records everything one exchange decides; returns what the runtime made of it.
+fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -> Answer {
     let Ctx { family, role, profile, shutdown_ms } = *ctx;
+    rec.exchanged();
     let evidence = evidence_of(ex);
     let c = &ex.collected;
     if !ex.finished() {
@@ -233,8 +269,9 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
             last = format!("(stdin: {e}) {last}");
         }
         let waited_ms = ex.waited.as_millis() as u64;
-        rec.fail("ROBUST-DEADLINE", Failure::Timeout { phase: Phase::Request, waited_ms, last_bytes: last }, evidence.clone());
-        return (fallback(family, role), false);
+        let timeout = Failure::Timeout { phase: Phase::Request, waited_ms, last_bytes: last };
+        rec.fail("ROBUST-DEADLINE", timeout.clone(), evidence.clone());
+        return Answer::unusable(family, role, timeout);
     }
     rec.pass("ROBUST-DEADLINE", evidence.clone());
 
@@ -257,14 +294,15 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
     }
 
     let exit = c.exit.unwrap_or(ex.shutdown.exit);
+    let crash = || Failure::Crash { exit, stderr_tail: ex.stderr.clone() };
     if role == Role::EvalHook {
         // PromptKit discards an eval hook's stdout; only its exit matters.
         if exit.success() {
             rec.pass("LIFECYCLE-EXIT-ZERO", evidence.clone());
-        } else {
-            rec.fail("LIFECYCLE-EXIT-ZERO", Failure::Crash { exit, stderr_tail: ex.stderr.clone() }, evidence.clone());
+            return Answer::usable(None);
         }
-        return (None, exit.success());
+        rec.fail("LIFECYCLE-EXIT-ZERO", crash(), evidence.clone());
+        return Answer { decision: None, unusable: Some(crash()) };
     }
 
     let doc: Document = read_document(&c.bytes);
@@ -273,18 +311,30 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
     if readable && exit.success() {
         rec.pass("LIFECYCLE-EXIT-ZERO", evidence.clone());
     } else if !exit.success() && family == Family::PromptkitExec {
-        rec.fail("LIFECYCLE-EXIT-ZERO", Failure::Crash { exit, stderr_tail: ex.stderr.clone() }, evidence.clone());
+        rec.fail("LIFECYCLE-EXIT-ZERO", crash(), evidence.clone());
     }
     // PromptKit ignores stdout when the exit status is not 0; runok ignores the status.
-    let usable = readable && (exit.success() || family == Family::RunokExtension);
-    let Some(value) = doc.value.filter(|_| usable) else { return (fallback(family, role), false) };
+    if !exit.success() && family == Family::PromptkitExec {
+        return Answer::unusable(family, role, crash());
+    }
+    let value = match doc.value {
+        Some(value) if doc.is_clean() => value,
+        _ => {
+            let why = match doc.violations.iter().find(|v| !matches!(v, Violation::MultiLine { .. })) {
+                Some(violation) => Failure::Framing { violation: violation.clone() },
+                None if exit.success() => Failure::Missing { what: "an answer on stdout (it exited 0 having written none)".into() },
+                None => crash(),
+            };
+            return Answer::unusable(family, role, why);
+        }
+    };
 
     let answer = if family == Family::RunokExtension {
         let envelope = parse_envelope(&value);
         check_envelope(rec, &envelope, &json!(1), &evidence);
         match envelope.body {
             ReplyBody::Result(result) => result,
-            _ => return (fallback(family, role), true), // runok: an error reply means ask
+            _ => return Answer::usable(fallback(family, role)), // runok: an error reply means ask
         }
     } else {
         value
@@ -294,7 +344,7 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
     for finding in judged.findings {
         rec.finding(finding, &evidence);
     }
-    (judged.decision.or_else(|| fallback(family, role)), true)
+    Answer::usable(judged.decision.or_else(|| fallback(family, role)))
 }
 
 /// What the runtime decides when it cannot read an answer (runtime docs and

@@ -18,9 +18,19 @@ const CAPABILITIES: &[(CheckId, &str)] = &[
     ("JSONRPC-ERROR-SHAPE", "no answer was a JSON-RPC error"),
 ];
 
+/// One profile's results, and how many exchanges with the plugin they rest on.
+pub(crate) struct Judged {
+    pub checks: Vec<CheckResult>,
+    pub exchanges: usize,
+}
+
 struct Entry {
     id: CheckId,
+    /// The `--cases` case a CASE-DECISION row belongs to.
     case: Option<String>,
+    /// Which exchange decided the outcome, when it was not a built-in probe
+    /// (a case, a fuzz input): named in the report next to the failure.
+    origin: Option<String>,
     outcome: Outcome,
     evidence: Evidence,
 }
@@ -31,6 +41,10 @@ pub(crate) struct Recorder {
     applicable: Vec<&'static CheckDef>,
     entries: Vec<Entry>,
     blocker: Option<CheckId>,
+    /// The exchange being judged now, when it is not a built-in probe.
+    origin: Option<String>,
+    /// How many exchanges with the plugin were judged.
+    exchanges: usize,
 }
 
 impl Recorder {
@@ -40,7 +54,18 @@ impl Recorder {
     pub(crate) fn new(family: Family, roles: &[Role], profile: Profile, not_in_profile: &[CheckId]) -> Self {
         let applicable =
             CATALOGUE.iter().filter(|c| c.group != Group::Runtime && c.applies(family, roles) && !not_in_profile.contains(&c.id)).collect();
-        Recorder { profile, applicable, entries: Vec::new(), blocker: None }
+        Recorder { profile, applicable, entries: Vec::new(), blocker: None, origin: None, exchanges: 0 }
+    }
+
+    /// Attributes what is recorded from now on to `origin` (`case `x``), or
+    /// to the built-in probes with `None`.
+    pub(crate) fn set_origin(&mut self, origin: Option<String>) {
+        self.origin = origin;
+    }
+
+    /// Counts one request/answer exchange with the plugin as judged.
+    pub(crate) fn exchanged(&mut self) {
+        self.exchanges += 1;
     }
 
     pub(crate) fn applies(&self, id: CheckId) -> bool {
@@ -55,18 +80,24 @@ impl Recorder {
         if !self.applies(id) {
             return;
         }
+        let origin = self.origin.clone().filter(|_| outcome.is_failure());
         match self.entry(id) {
             Some(e) if e.outcome.is_failure() => {}
             Some(e) if matches!(outcome, Outcome::Pass) => {
-                if e.evidence.is_empty() {
+                // A skip (capability not yet seen) turns into a pass once an
+                // answer exercises it.
+                if e.evidence.is_empty() || matches!(e.outcome, Outcome::Skip { .. }) {
+                    e.outcome = outcome;
                     e.evidence = evidence;
+                    e.origin = origin;
                 }
             }
             Some(e) => {
                 e.outcome = outcome;
                 e.evidence = evidence;
+                e.origin = origin;
             }
-            None => self.entries.push(Entry { id, case: None, outcome, evidence }),
+            None => self.entries.push(Entry { id, case: None, origin, outcome, evidence }),
         }
     }
 
@@ -113,7 +144,7 @@ impl Recorder {
         if outcome.is_failure() && self.blocker.is_none() {
             self.blocker = Some("CASE-DECISION");
         }
-        self.entries.push(Entry { id: "CASE-DECISION", case: Some(name.to_string()), outcome, evidence });
+        self.entries.push(Entry { id: "CASE-DECISION", case: Some(name.to_string()), origin: None, outcome, evidence });
     }
 
     /// Marks every undecided check untestable because of `blocked_by`.
@@ -130,7 +161,7 @@ impl Recorder {
     /// The results, in catalogue order. A check that needs a capability the
     /// plugin never used (a denial, `modify`, `pending` …) is skipped; any
     /// other undecided check is untestable.
-    pub(crate) fn finish(mut self) -> Vec<CheckResult> {
+    pub(crate) fn finish(mut self) -> Judged {
         let blocker = self.blocker;
         for def in self.applicable.clone() {
             if let Some((_, reason)) = CAPABILITIES.iter().find(|(id, _)| *id == def.id) {
@@ -141,6 +172,7 @@ impl Recorder {
                 self.entries.push(Entry {
                     id: def.id,
                     case: None,
+                    origin: None,
                     outcome: Outcome::Untestable { blocked_by: blocker, reason },
                     evidence: Evidence::default(),
                 });
@@ -149,13 +181,21 @@ impl Recorder {
         let order = |id: CheckId| CATALOGUE.iter().position(|c| c.id == id).unwrap_or(usize::MAX);
         self.entries.sort_by_key(|e| order(e.id));
         let profile = self.profile.name().to_string();
-        self.entries
+        let exchanges = self.exchanges;
+        let checks = self
+            .entries
             .into_iter()
             .filter_map(|e| {
                 let def = lookup(e.id)?;
-                Some(CheckResult::new(def, &profile, e.case, e.outcome, e.evidence))
+                let origin = e.origin.filter(|_| !matches!(e.outcome, Outcome::Pass));
+                let mut result = CheckResult::new(def, &profile, e.case, e.outcome, e.evidence);
+                if let Some(origin) = origin {
+                    result.message = format!("{origin}: {}", result.message);
+                }
+                Some(result)
             })
-            .collect()
+            .collect();
+        Judged { checks, exchanges }
     }
 }
 
@@ -171,7 +211,7 @@ mod tests {
         rec.fail("RUNOK-STATUS", Failure::Unexpected { what: "x".into() }, Evidence::default());
         rec.pass("RUNOK-STATUS", Evidence::default());
         rec.pass("TOOL-RESPONSE-SHAPE", Evidence::default()); // not applicable: ignored
-        let results = rec.finish();
+        let results = rec.finish().checks;
         let status = results.iter().find(|r| r.id == "RUNOK-STATUS").unwrap();
         assert_eq!(status.status, Status::Fail);
         assert!(results.iter().all(|r| r.id != "TOOL-RESPONSE-SHAPE"));

@@ -26,6 +26,9 @@ pub struct Summary {
     pub warnings: usize,
     /// Checks skipped because the plugin does not claim what they need.
     pub skipped: usize,
+    /// Exchanges with the plugin (or, for verify, records and journal
+    /// entries) the verdict rests on. Never 0 in a report that passed.
+    pub exchanges: usize,
 }
 
 /// One check's result under one profile.
@@ -95,6 +98,12 @@ impl Report {
         }
         let verdict = if summary.failed == 0 { Verdict::Conformant } else { Verdict::Nonconformant };
         Report { proctor_version: env!("CARGO_PKG_VERSION"), title: None, protocol, role, profiles, command, verdict, summary, checks }
+    }
+
+    /// States how many exchanges the verdict rests on.
+    pub fn with_exchanges(mut self, exchanges: usize) -> Self {
+        self.summary.exchanges = exchanges;
+        self
     }
 
     /// The results that did not pass (fail or warn), in order.

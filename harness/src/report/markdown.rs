@@ -16,7 +16,11 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(out, "## proctor certify: `{}` — {verdict}\n", report.protocol);
     let _ = writeln!(out, "Command: `{}`  ", report.command.join(" ").replace('`', "'"));
     let s = &report.summary;
-    let _ = writeln!(out, "{} passed, {} failed, {} warnings, {} skipped\n", s.passed, s.failed, s.warnings, s.skipped);
+    let _ = writeln!(
+        out,
+        "{} passed, {} failed, {} warnings, {} skipped; {} exchanges judged\n",
+        s.passed, s.failed, s.warnings, s.skipped, s.exchanges
+    );
     for profile in &report.profiles {
         let _ = writeln!(out, "### Profile `{profile}`\n\n| status | check | level | message |\n|---|---|---|---|");
         for c in report.checks.iter().filter(|c| &c.profile == profile) {

@@ -102,12 +102,13 @@ pub fn render(report: &Report, color: bool) -> String {
     }
     let _ = writeln!(
         out,
-        "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped ({} profiles)",
+        "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped ({} profiles, {} exchanges judged)",
         s.passed,
         s.failed,
         s.warnings,
         s.skipped,
-        report.profiles.len()
+        report.profiles.len(),
+        s.exchanges
     );
     out
 }

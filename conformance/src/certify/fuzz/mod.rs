@@ -168,9 +168,10 @@ struct Found {
     budget_hit: bool,
 }
 
-/// Runs the fuzz check under `profile`.
-pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result<Option<CheckResult>, CertifyError> {
-    let Some(def) = lookup(CHECK) else { return Ok(None) };
+/// Runs the fuzz check under `profile`; returns its result and how many
+/// exchanges with the plugin it judged.
+pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result<(Option<CheckResult>, usize), CertifyError> {
+    let Some(def) = lookup(CHECK) else { return Ok((None, 0)) };
     let result = |outcome: Outcome, evidence: Evidence, message: String| {
         let mut r = CheckResult::new(def, profile.name(), None, outcome, evidence);
         r.message = message;
@@ -178,16 +179,19 @@ pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result
     };
     let kind = match target::kind(opts.family, &opts.roles) {
         Ok(kind) => kind,
-        Err(reason) => return Ok(result(Outcome::Skip { reason: reason.clone() }, Evidence::default(), reason)),
+        Err(reason) => return Ok((result(Outcome::Skip { reason: reason.clone() }, Evidence::default(), reason), 0)),
     };
     let generator = match schema::generator(&fuzz.tool.parameters) {
         Ok(g) => g,
         Err(e) => {
             let reason = e.to_string();
-            return Ok(result(
-                Outcome::Untestable { blocked_by: None, reason: reason.clone() },
-                Evidence::default(),
-                format!("untestable: {reason}"),
+            return Ok((
+                result(
+                    Outcome::Untestable { blocked_by: None, reason: reason.clone() },
+                    Evidence::default(),
+                    format!("untestable: {reason}"),
+                ),
+                0,
             ));
         }
     };
@@ -203,10 +207,13 @@ pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result
             Err(reason) => {
                 driver.close().await;
                 let reason = format!("could not generate input {index} from the schema: {reason}");
-                return Ok(result(
-                    Outcome::Untestable { blocked_by: None, reason: reason.clone() },
-                    Evidence::default(),
-                    format!("untestable: {reason}"),
+                return Ok((
+                    result(
+                        Outcome::Untestable { blocked_by: None, reason: reason.clone() },
+                        Evidence::default(),
+                        format!("untestable: {reason}"),
+                    ),
+                    driver.exchanges,
                 ));
             }
         };
@@ -217,7 +224,7 @@ pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result
                 driver.close().await;
                 let outcome = Outcome::Untestable { blocked_by: Some("LIFECYCLE-HANDSHAKE"), reason };
                 let message = outcome.describe();
-                return Ok(result(outcome, Evidence::default(), message));
+                return Ok((result(outcome, Evidence::default(), message), driver.exchanges));
             }
             Trial::Broke { step, failure, evidence } => {
                 found = Some(
@@ -237,7 +244,7 @@ pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result
     let Some(f) = found else {
         driver.close().await;
         let message = format!("{} schema-valid inputs (seed {seed}) each got a well-formed answer in time{notes}", fuzz.inputs);
-        return Ok(result(Outcome::Pass, Evidence::default(), message));
+        return Ok((result(Outcome::Pass, Evidence::default(), message), driver.exchanges));
     };
     // A long-lived plugin saw earlier inputs: say whether the shrunk one fails alone.
     let mut alone = String::new();
@@ -263,7 +270,7 @@ pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result
         fuzz.inputs,
         fuzz.inputs,
     );
-    Ok(result(Outcome::fail(f.failure), f.evidence, message))
+    Ok((result(Outcome::fail(f.failure), f.evidence, message), driver.exchanges))
 }
 
 /// Shrinks a failing input with proptest's value tree: simplify while the

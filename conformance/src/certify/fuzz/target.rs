@@ -122,11 +122,13 @@ pub struct Driver<'a> {
     kind: Kind,
     tool: &'a str,
     client: Option<RpcClient>,
+    /// Requests sent so far (shrinking included).
+    pub exchanges: usize,
 }
 
 impl<'a> Driver<'a> {
     pub fn new(opts: &'a Options, profile: Profile, kind: Kind, tool: &'a str) -> Self {
-        Driver { opts, profile, kind, tool, client: None }
+        Driver { opts, profile, kind, tool, client: None, exchanges: 0 }
     }
 
     /// Whether inputs share a process (so a failure may depend on earlier ones).
@@ -138,6 +140,7 @@ impl<'a> Driver<'a> {
     pub async fn try_input(&mut self, args: &Value) -> Result<Trial, CertifyError> {
         let requests = self.kind.requests(self.profile, self.tool, args);
         for (step, request) in requests.into_iter().enumerate() {
+            self.exchanges += 1;
             let judged = if self.long_lived() { self.call(request).await? } else { self.one_shot(request).await? };
             if !matches!(judged, Trial::Held) {
                 return Ok(match judged {
