@@ -351,6 +351,14 @@ const BITES: &[Bite] = &[
             "cases:\n  - name: POST to prod is denied\n    request: {raw_command_line: curl -X POST https://prod, env: {AWS_PROFILE: prod}}\n    expect: {decision: deny}\n",
         ),
     },
+    Bite {
+        check: "CASE-REQUIRE",
+        certify: &["--protocol", "promptkit-exec", "--role", "tool-hook", "--require", "deny"],
+        protocol: "promptkit-exec",
+        passing: &["--role", "tool-hook", "--decision", "deny"],
+        failing: &["--role", "tool-hook"],
+        cases: None,
+    },
 ];
 
 fn bite(check: &str) {
@@ -445,4 +453,5 @@ bites! {
     robust_concurrent => "ROBUST-CONCURRENT",
     robust_fuzz => "ROBUST-FUZZ",
     case_decision => "CASE-DECISION",
+    case_require => "CASE-REQUIRE",
 }

@@ -31,6 +31,80 @@ use crate::protocol::{Family, Role, picoclaw_hook, promptkit_exec};
 pub struct CasesFile {
     /// The cases, run in order.
     pub cases: Vec<Case>,
+    /// Where each case and its keys are, for errors that point at them.
+    #[serde(skip)]
+    places: Places,
+}
+
+/// A 1-based line and column in the cases file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct At {
+    /// Line.
+    pub line: u64,
+    /// Column.
+    pub column: u64,
+}
+
+impl From<serde_saphyr::Location> for At {
+    fn from(l: serde_saphyr::Location) -> Self {
+        At { line: l.line(), column: l.column() }
+    }
+}
+
+/// Positions of the parts of a cases file that validation points at.
+#[derive(Debug, Clone, Default)]
+struct Places {
+    list: At,
+    cases: Vec<CasePlaces>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct CasePlaces {
+    case: At,
+    phase: Option<At>,
+    method: Option<At>,
+    decision: Option<At>,
+}
+
+/// The same file read a second time for positions only (unknown keys were
+/// already refused by the first read).
+#[derive(Deserialize)]
+struct SpannedFile {
+    cases: serde_saphyr::Spanned<Vec<serde_saphyr::Spanned<SpannedCase>>>,
+}
+
+#[derive(Deserialize)]
+struct SpannedCase {
+    #[serde(default)]
+    phase: Option<serde_saphyr::Spanned<String>>,
+    #[serde(default)]
+    method: Option<serde_saphyr::Spanned<String>>,
+    #[serde(default)]
+    expect: Option<SpannedExpect>,
+}
+
+#[derive(Deserialize)]
+struct SpannedExpect {
+    #[serde(default)]
+    decision: Option<serde_saphyr::Spanned<String>>,
+}
+
+impl Places {
+    fn read(text: &str) -> Places {
+        let Ok(file) = serde_saphyr::from_str::<SpannedFile>(text) else { return Places::default() };
+        let cases = file
+            .cases
+            .value
+            .iter()
+            .map(|c| CasePlaces {
+                case: c.referenced.into(),
+                phase: c.value.phase.as_ref().map(|p| p.referenced.into()),
+                method: c.value.method.as_ref().map(|m| m.referenced.into()),
+                decision: c.value.expect.as_ref().and_then(|e| e.decision.as_ref()).map(|d| d.referenced.into()),
+            })
+            .collect();
+        Places { list: file.cases.referenced.into(), cases }
+    }
 }
 
 /// One case.
@@ -86,15 +160,29 @@ pub enum CasesError {
         /// serde-saphyr's rendering, with the location and a snippet.
         rendered: String,
     },
-    /// A case is well-formed YAML but says nothing checkable.
-    #[error("{path}: case `{case}`: {problem}")]
+    /// A case is well-formed YAML but says nothing checkable, or asks for
+    /// something the plugin's family does not have.
+    #[error("{}:{}:{}: case `{case}`: {problem}", path.display(), at.line, at.column)]
     Invalid {
         /// The file.
         path: PathBuf,
+        /// Where in it.
+        at: At,
         /// The case name.
         case: String,
         /// What is wrong and what to write instead.
         problem: String,
+    },
+    /// The file holds no case at all: nothing would be judged.
+    #[error(
+        "{}:{}:{}: `cases:` is empty, so there is nothing to judge\nhint: add at least one case ({{name, request, expect}}), or drop --cases to certify with the built-in probes only",
+        path.display(), at.line, at.column
+    )]
+    Empty {
+        /// The file.
+        path: PathBuf,
+        /// Where the list is.
+        at: At,
     },
 }
 
@@ -108,30 +196,37 @@ impl CasesFile {
     /// Parses cases from text (`path` names it in errors).
     pub fn parse(text: &str, path: &Path) -> Result<CasesFile, CasesError> {
         let name = path.display().to_string();
-        let file: CasesFile = serde_saphyr::from_str(text).map_err(|e| CasesError::Parse {
+        let mut file: CasesFile = serde_saphyr::from_str(text).map_err(|e| CasesError::Parse {
             rendered: format!(
                 "invalid cases file: {}\nhint: a cases file is `cases:` followed by a list of {{name, phase|method, request, expect: {{decision | score_below | score_at_least}}}}",
                 e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) })
             ),
         })?;
-        for case in &file.cases {
+        file.places = Places::read(text);
+        if file.cases.is_empty() {
+            return Err(CasesError::Empty { path: path.to_path_buf(), at: file.places.list });
+        }
+        for (i, case) in file.cases.iter().enumerate() {
             let e = &case.expect;
+            let invalid = |problem: &str| CasesError::Invalid {
+                path: path.to_path_buf(),
+                at: file.place(i, |p| p.case),
+                case: case.name.clone(),
+                problem: problem.into(),
+            };
             if e.decision.is_none() && e.score_below.is_none() && e.score_at_least.is_none() {
-                return Err(CasesError::Invalid {
-                    path: path.to_path_buf(),
-                    case: case.name.clone(),
-                    problem: "`expect` is empty; write `expect: {decision: deny}` or `expect: {score_below: 0.5}`".into(),
-                });
+                return Err(invalid("`expect` is empty; write `expect: {decision: deny}` or `expect: {score_below: 0.5}`"));
             }
             if !case.request.is_null() && !case.request.is_object() {
-                return Err(CasesError::Invalid {
-                    path: path.to_path_buf(),
-                    case: case.name.clone(),
-                    problem: "`request` must be a mapping of request fields".into(),
-                });
+                return Err(invalid("`request` must be a mapping of request fields"));
             }
         }
         Ok(file)
+    }
+
+    /// Where part `of` case `i` is (the case itself when the part is absent).
+    fn place(&self, i: usize, of: impl Fn(&CasePlaces) -> At) -> At {
+        self.places.cases.get(i).map(of).unwrap_or(self.places.list)
     }
 }
 
@@ -139,8 +234,11 @@ impl CasesFile {
     /// Checks that every case addresses something the plugin takes part in:
     /// a phase of its PromptKit hook role, a method of its PicoClaw modes.
     pub fn check_applicable(&self, family: Family, roles: &[Role], path: &Path) -> Result<(), CasesError> {
-        let invalid = |case: &Case, problem: String| CasesError::Invalid { path: path.to_path_buf(), case: case.name.clone(), problem };
-        for case in &self.cases {
+        for (i, case) in self.cases.iter().enumerate() {
+            let invalid = |at: fn(&CasePlaces) -> Option<At>, problem: String| {
+                let at = self.places.cases.get(i).and_then(at).unwrap_or_else(|| self.place(i, |p| p.case));
+                CasesError::Invalid { path: path.to_path_buf(), at, case: case.name.clone(), problem }
+            };
             match family {
                 Family::PicoclawHook => {
                     let allowed = picoclaw_hook::methods(roles);
@@ -148,7 +246,7 @@ impl CasesFile {
                         Some(m) if allowed.contains(&m) => {}
                         Some(m) => {
                             return Err(invalid(
-                                case,
+                                |p| p.method,
                                 format!(
                                     "method `{m}` is not sent to a hook with modes {}; use one of: {}",
                                     names(roles),
@@ -156,10 +254,10 @@ impl CasesFile {
                                 ),
                             ));
                         }
-                        None => return Err(invalid(case, format!("PicoClaw cases need `method:`, one of: {}", allowed.join(", ")))),
+                        None => return Err(invalid(|_| None, format!("PicoClaw cases need `method:`, one of: {}", allowed.join(", ")))),
                     }
                     if case.phase.is_some() {
-                        return Err(invalid(case, "`phase` is for PromptKit hooks; PicoClaw cases use `method`".into()));
+                        return Err(invalid(|p| p.phase, "`phase` is for PromptKit hooks; PicoClaw cases use `method`".into()));
                     }
                 }
                 Family::PromptkitExec => {
@@ -168,23 +266,58 @@ impl CasesFile {
                     match (case.phase.as_deref(), phases.is_empty()) {
                         (None, _) => {}
                         (Some(p), false) if phases.contains(&p) => {}
-                        (Some(p), true) => return Err(invalid(case, format!("a {role} has no phases; remove `phase: {p}`"))),
+                        (Some(p), true) => return Err(invalid(|p| p.phase, format!("a {role} has no phases; remove `phase: {p}`"))),
                         (Some(p), false) => {
-                            return Err(invalid(case, format!("`{p}` is not a {role} phase; use one of: {}", phases.join(", "))));
+                            return Err(invalid(|p| p.phase, format!("`{p}` is not a {role} phase; use one of: {}", phases.join(", "))));
                         }
                     }
                     if case.method.is_some() {
-                        return Err(invalid(case, "`method` is for PicoClaw cases; PromptKit hooks use `phase`".into()));
+                        return Err(invalid(|p| p.method, "`method` is for PicoClaw cases; PromptKit hooks use `phase`".into()));
                     }
                 }
                 _ => {
                     if case.phase.is_some() || case.method.is_some() {
-                        return Err(invalid(case, format!("{family} has a single method; remove `phase`/`method`")));
+                        return Err(invalid(|p| p.phase.or(p.method), format!("{family} has a single method; remove `phase`/`method`")));
                     }
                 }
             }
+            let decisions = decisions(family, roles, case.method.as_deref());
+            if let Some(d) = case.expect.decision.as_deref()
+                && !decisions.contains(&d)
+            {
+                let problem = match decisions {
+                    [] => {
+                        format!("decision `{d}`: this plugin's answers carry no decision; use score_below/score_at_least or drop the case")
+                    }
+                    valid => format!("decision `{d}` is not one this plugin can give; use one of: {}", valid.join(", ")),
+                };
+                return Err(invalid(|p| p.decision, problem));
+            }
+            if (case.expect.score_below.is_some() || case.expect.score_at_least.is_some()) && !roles.contains(&Role::Eval) {
+                return Err(invalid(|_| None, "score_below/score_at_least are for evals; expect a `decision` instead".into()));
+            }
         }
         Ok(())
+    }
+}
+
+/// The decisions an answer of this family and role can carry, as the runtime
+/// names them (what `expect: {decision: …}` may say).
+fn decisions(family: Family, roles: &[Role], method: Option<&str>) -> &'static [&'static str] {
+    match family {
+        Family::RunokExtension => &["allow", "deny", "ask"],
+        Family::PromptkitServer => &["result", "error"],
+        Family::PicoclawHook => match method {
+            Some(picoclaw_hook::APPROVE_TOOL) => &["approved", "denied"],
+            Some(picoclaw_hook::BEFORE_TOOL) => &["continue", "modify", "respond", "deny_tool", "abort_turn", "hard_abort"],
+            _ => &["continue", "modify", "abort_turn", "hard_abort"],
+        },
+        Family::PromptkitExec => match roles.first() {
+            Some(Role::Tool) => &["result", "error", "pending"],
+            Some(Role::ProviderHook | Role::ToolHook) => &["allow", "deny", "enforced"],
+            Some(Role::SessionHook) => &["ack"],
+            _ => &[],
+        },
     }
 }
 
@@ -262,6 +395,36 @@ mod tests {
         assert!(hook.check_applicable(Family::PromptkitExec, &[Role::ProviderHook], p).is_ok());
         assert!(hook.check_applicable(Family::PromptkitExec, &[Role::ToolHook], p).unwrap_err().to_string().contains("before_execution"));
         assert!(hook.check_applicable(Family::RunokExtension, &[Role::Guard], p).is_err());
+    }
+
+    #[test]
+    fn an_empty_list_is_the_authors_mistake_with_its_place() {
+        let err = CasesFile::parse("# my cases\ncases: []\n", Path::new("my.yaml")).unwrap_err().to_string();
+        assert!(err.starts_with("my.yaml:2:8: `cases:` is empty"), "{err}");
+        assert!(err.contains("drop --cases"), "{err}");
+    }
+
+    #[test]
+    fn a_decision_the_family_does_not_have_points_at_it_and_lists_the_valid_ones() {
+        let p = Path::new("c.yaml");
+        let text = "cases:\n  - name: ok\n    method: hook.before_tool\n    expect: {decision: continue}\n  - name: rm\n    method: hook.before_tool\n    expect:\n      decision: deny\n";
+        let err = CasesFile::parse(text, p).unwrap().check_applicable(Family::PicoclawHook, &[Role::ToolMode], p).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "c.yaml:8:17: case `rm`: decision `deny` is not one this plugin can give; use one of: continue, modify, respond, deny_tool, abort_turn, hard_abort"
+        );
+        // An approval answers approved or denied; a tool hook allow, deny or enforced.
+        let approve =
+            CasesFile::parse("cases:\n  - name: a\n    method: hook.approve_tool\n    expect: {decision: continue}\n", p).unwrap();
+        let err = approve.check_applicable(Family::PicoclawHook, &[Role::Approve], p).unwrap_err().to_string();
+        assert!(err.contains("use one of: approved, denied"), "{err}");
+        let hook = CasesFile::parse("cases:\n  - name: a\n    expect: {decision: deny_tool}\n", p).unwrap();
+        let err = hook.check_applicable(Family::PromptkitExec, &[Role::ToolHook], p).unwrap_err().to_string();
+        assert!(err.starts_with("c.yaml:3:24: ") && err.contains("allow, deny, enforced"), "{err}");
+        // A phase the role does not have points at the phase.
+        let phase = CasesFile::parse("cases:\n  - name: a\n    phase: before_exection\n    expect: {decision: deny}\n", p).unwrap();
+        let err = phase.check_applicable(Family::PromptkitExec, &[Role::ToolHook], p).unwrap_err().to_string();
+        assert!(err.starts_with("c.yaml:3:12: ") && err.contains("before_execution"), "{err}");
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         not_in_profile.push("FRAMING-LINE-SIZE");
     }
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
+    rec.require(&opts.require);
     let process = PluginProcess::spawn(&opts.command, opts.deadlines).map_err(CertifyError::Spawn)?;
     let mut session = Session::new(process, family, profile);
     let mut run = Run { opts, profile, family, answered: 0 };

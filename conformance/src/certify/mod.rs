@@ -1,6 +1,7 @@
 //! Certification: run a family's probes against a plugin under each
 //! profile and fold the outcomes into a [`Report`].
 
+pub mod capability;
 mod cases;
 pub mod fuzz;
 mod longlived;
@@ -31,6 +32,9 @@ pub struct Options {
     pub cases: Option<CasesFile>,
     /// Deadlines.
     pub deadlines: Deadlines,
+    /// `--require`: capabilities the plugin must be seen using (their
+    /// checks fail, rather than skip, when no answer used them).
+    pub require: Vec<&'static capability::Capability>,
     /// `--fuzz`: generated tool arguments (the fuzz check is skipped without it).
     pub fuzz: Option<fuzz::Fuzz>,
     /// Called with a short description of each step (for progress display).

@@ -50,6 +50,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         not_in_profile.push("HOOK-OBSERVE-ACK");
     }
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
+    rec.require(&opts.require);
     let ctx = Ctx { family, role, profile, shutdown_ms: opts.deadlines.shutdown.as_millis() as u64 };
     let probes = probes(family, role);
     let mut first: Option<(Probe, Option<Decision>, bool)> = None;

@@ -5,18 +5,12 @@
 use crate::check::{CATALOGUE, CheckDef, CheckId, Evidence, Failure, Group, Outcome, lookup};
 use crate::protocol::{Family, Profile, Role};
 
+use super::capability::{self, Capability};
+
+/// The check that every `--require`d capability was used.
+const REQUIRE: CheckId = "CASE-REQUIRE";
 use super::report::CheckResult;
 use super::semantics::Finding;
-
-/// Checks that only apply when an answer used a capability, and the skip
-/// reason when none did. Add a `--cases` entry to exercise them.
-const CAPABILITIES: &[(CheckId, &str)] = &[
-    ("HOOK-DENY-REASON", "no answer was a denial (add a case that expects one)"),
-    ("TOOL-PENDING-SHAPE", "no answer was pending (add a case that expects one)"),
-    ("PICOCLAW-MODIFY-PAYLOAD", "no answer used modify"),
-    ("PICOCLAW-RESPOND-RESULT", "no answer used respond"),
-    ("JSONRPC-ERROR-SHAPE", "no answer was a JSON-RPC error"),
-];
 
 /// One profile's results, and how many exchanges with the plugin they rest on.
 pub(crate) struct Judged {
@@ -45,6 +39,10 @@ pub(crate) struct Recorder {
     origin: Option<String>,
     /// How many exchanges with the plugin were judged.
     exchanges: usize,
+    family: Family,
+    roles: Vec<Role>,
+    /// `--require`d capabilities.
+    required: Vec<&'static Capability>,
 }
 
 impl Recorder {
@@ -54,7 +52,47 @@ impl Recorder {
     pub(crate) fn new(family: Family, roles: &[Role], profile: Profile, not_in_profile: &[CheckId]) -> Self {
         let applicable =
             CATALOGUE.iter().filter(|c| c.group != Group::Runtime && c.applies(family, roles) && !not_in_profile.contains(&c.id)).collect();
-        Recorder { profile, applicable, entries: Vec::new(), blocker: None, origin: None, exchanges: 0 }
+        Recorder {
+            profile,
+            applicable,
+            entries: Vec::new(),
+            blocker: None,
+            origin: None,
+            exchanges: 0,
+            family,
+            roles: roles.to_vec(),
+            required: Vec::new(),
+        }
+    }
+
+    /// Capabilities some answer must use (CASE-REQUIRE).
+    pub(crate) fn require(&mut self, required: &[&'static Capability]) {
+        self.required = required.to_vec();
+    }
+
+    /// CASE-REQUIRE: every `--require`d capability was used by an answer,
+    /// i.e. the check that judges its shape got a result (pass or fail).
+    fn judge_required(&mut self) {
+        if self.required.is_empty() {
+            self.skip(REQUIRE, "no --require given");
+            return;
+        }
+        let unused: Vec<String> = self
+            .required
+            .iter()
+            .filter(|cap| !self.entries.iter().any(|e| e.id == cap.check && !matches!(e.outcome, Outcome::Skip { .. })))
+            .map(|cap| {
+                let case = cap.case(self.family, &self.roles).unwrap_or_default();
+                format!("`{}` ({}); a case that would exercise it:\n{case}", cap.name, cap.unexercised)
+            })
+            .collect();
+        match unused.is_empty() {
+            true => self.pass(REQUIRE, Evidence::default()),
+            false => {
+                let what = format!("an answer using each --require'd capability; unused: {}", unused.join("\n"));
+                self.fail(REQUIRE, Failure::Missing { what }, Evidence::default());
+            }
+        }
     }
 
     /// Attributes what is recorded from now on to `origin` (`case `x``), or
@@ -159,13 +197,25 @@ impl Recorder {
     }
 
     /// The results, in catalogue order. A check that needs a capability the
-    /// plugin never used (a denial, `modify`, `pending` …) is skipped; any
+    /// plugin never used (a denial, `modify`, `pending` …) is skipped, with
+    /// the case that would exercise it, or fails when `--require`d; any
     /// other undecided check is untestable.
     pub(crate) fn finish(mut self) -> Judged {
         let blocker = self.blocker;
         for def in self.applicable.clone() {
-            if let Some((_, reason)) = CAPABILITIES.iter().find(|(id, _)| *id == def.id) {
-                self.skip(def.id, *reason);
+            if let Some(cap) = capability::for_check(def.id)
+                && self.entry(def.id).is_none()
+            {
+                let how = cap.case(self.family, &self.roles).map(|case| format!("; a case that would exercise it:\n{case}"));
+                let reason = format!(
+                    "{}, so this was not judged (the built-in probes never ask for one){}",
+                    cap.unexercised,
+                    how.unwrap_or_default()
+                );
+                self.set(def.id, Outcome::Skip { reason }, Evidence::default());
+            }
+            if def.id == REQUIRE {
+                self.judge_required();
             }
             if !self.entries.iter().any(|e| e.id == def.id) {
                 let reason = "the run ended before this check was reached".to_string();

@@ -652,6 +652,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         summary: "each case gets the decision it expects",
         hint: "Compare the request proctor sent (see evidence) with the keys your plugin reads.",
     },
+    CheckDef {
+        id: "CASE-REQUIRE",
+        group: Group::Cases,
+        level: Level::Must,
+        families: ALL,
+        scope: Scope::AnyRole,
+        spec: "the author's --require list",
+        summary: "every --require'd capability (deny, respond, modify, pending, error) is used by some answer",
+        hint: "Add a --cases entry whose request makes the plugin use it (the report prints one), or drop it from --require.",
+    },
 ];
 
 #[cfg(test)]

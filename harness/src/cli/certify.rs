@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use proctor_conformance::certify::capability::Capability;
 use proctor_conformance::certify::fuzz::{self, Fuzz, ToolSchema};
 use proctor_conformance::certify::{CasesFile, CertifyError, Options, Verdict, certify};
 use proctor_conformance::protocol::{Family, Profile, Role};
@@ -27,6 +28,10 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         cases.check_applicable(family, &roles, path).map_err(|e| UsageError(e.to_string()))?;
     }
     let fuzz = fuzz_options(&args, family, &roles)?;
+    let require = match &args.require {
+        Some(list) => Capability::parse_list(list, family, &roles).map_err(UsageError)?,
+        None => Vec::new(),
+    };
     if args.timeout_ms == 0 {
         return Err(UsageError("--timeout-ms must be at least 1".into()).into());
     }
@@ -42,6 +47,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         profiles,
         cases,
         deadlines,
+        require,
         fuzz,
         progress: Box::new(move |step| {
             if show_progress {

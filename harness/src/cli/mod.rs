@@ -152,6 +152,16 @@ struct CertifyArgs {
     /// A YAML file of extra requests with the decision each must get.
     #[arg(long, value_name = "FILE")]
     cases: Option<PathBuf>,
+    /// Capabilities the plugin must be seen using, comma-separated: deny,
+    /// pending, modify, respond, error (those its role has).
+    ///
+    /// The built-in probes never ask a hook to deny, respond or modify, so
+    /// the checks of those answers' shape are skipped unless a --cases entry
+    /// makes the plugin use them. With --require, such a check fails instead
+    /// of skipping when no answer used the capability: state what your
+    /// plugin must do, and a case that no longer triggers it is caught.
+    #[arg(long, value_name = "CAPS")]
+    require: Option<String>,
     /// Deadline for each request, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 5000)]
     timeout_ms: u64,

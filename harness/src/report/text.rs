@@ -77,7 +77,9 @@ pub fn render(report: &Report, color: bool) -> String {
             }
             list(&mut out, &p, Status::Pass, &in_group);
             for c in in_group.iter().filter(|c| c.status == Status::Skip) {
-                let _ = writeln!(out, "    {} {} {}", p.status(Status::Skip), c.id, p.dim(&format!("({})", escape(&c.message))));
+                // A skip may carry a ready-to-paste case on the lines after its reason.
+                let message = escape(&c.message).replace('\n', "\n           ");
+                let _ = writeln!(out, "    {} {} {}", p.status(Status::Skip), c.id, p.dim(&format!("({message})")));
             }
         }
     }
