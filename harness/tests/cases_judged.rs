@@ -57,7 +57,10 @@ fn a_broken_respond_to_a_case_fails_the_respond_check_naming_the_case() {
     for r in results(&report, "PICOCLAW-RESPOND-RESULT") {
         let message = r["message"].as_str().unwrap();
         assert!(message.starts_with("case `trigger gets a canned answer`: $.result.result.for_llm"), "{message}");
-        assert!(r["evidence"]["received"].as_str().unwrap().contains(r#""result": "not-an-object""#), "{r}");
+        let received = r["evidence"]["received"].as_str().unwrap();
+        assert!(received.contains(r#""result": "not-an-object""#), "{r}");
+        // The line arrived with its newline, and the evidence says so.
+        assert!(received.ends_with("}}\n"), "{received:?}");
     }
     // The decision itself is what the author expected: only the shape is wrong.
     assert!(outcomes(&report, "CASE-DECISION").iter().all(|(_, status, _)| status == "pass"), "{}", problems(&report));

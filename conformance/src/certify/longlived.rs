@@ -468,7 +468,6 @@ impl Run<'_> {
             match s.read_message(rec, left, &sent).await {
                 Read::Message(m) => {
                     received.extend_from_slice(&m.raw);
-                    received.push(b'\n');
                     let envelope = parse_envelope(&m.value);
                     if let Some(id) = envelope.id.as_u64() {
                         missing.retain(|x| *x != id);

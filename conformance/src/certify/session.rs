@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use crate::check::{Evidence, Failure};
 use crate::framing::{Envelope, Id, ReplyBody, Violation, error_object_problem, excerpt, parse_envelope, read_line};
 use crate::protocol::{Family, Profile, jsonrpc};
-use crate::transport::{ExitOutcome, PluginProcess, ReadEvent, Shutdown, WriteError};
+use crate::transport::{ExitOutcome, LineEnding, PluginProcess, ReadEvent, Shutdown, WriteError};
 
 use super::observe;
 use super::recorder::Recorder;
@@ -21,7 +21,18 @@ const MAX_JOINED_LINES: usize = 256;
 #[derive(Debug, Clone)]
 pub(crate) struct Incoming {
     pub value: Value,
+    /// The bytes exactly as written, line terminator included, so evidence
+    /// never claims a newline was missing.
     pub raw: Vec<u8>,
+}
+
+/// The line's bytes with the terminator it arrived with.
+fn terminated(mut bytes: Vec<u8>, ending: LineEnding) -> Vec<u8> {
+    bytes.extend_from_slice(match ending {
+        LineEnding::Lf => b"\n",
+        LineEnding::CrLf => b"\r\n",
+    });
+    bytes
 }
 
 /// How a call ended.
@@ -152,7 +163,7 @@ impl Session {
                             let ev = self.evidence(sent, &acc);
                             observe::violation(rec, Violation::MultiLine { lines: n + 1 }, &ev);
                             rec.fail("FRAMING-LINE-PER-MESSAGE", Failure::Framing { violation: Violation::MultiLine { lines: n + 1 } }, ev);
-                            return Read::Message(Incoming { value, raw: acc });
+                            return Read::Message(Incoming { value, raw: terminated(acc, ending) });
                         }
                         if n + 1 < MAX_JOINED_LINES && acc.len() < 1 << 20 {
                             joined = Some((acc, n + 1));
@@ -169,7 +180,7 @@ impl Session {
                     }
                     observe::line(rec, &parsed, &evidence);
                     if let Some(value) = parsed.value {
-                        return Read::Message(Incoming { value, raw: bytes });
+                        return Read::Message(Incoming { value, raw: terminated(bytes, ending) });
                     }
                 }
                 ReadEvent::TooLong { len } => {
