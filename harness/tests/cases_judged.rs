@@ -135,3 +135,128 @@ fn every_report_states_how_many_exchanges_it_judged() {
     // runok: the probe, the other line ending, the unknown fields.
     assert_eq!(report["summary"]["exchanges"], 3, "{}", report["summary"]);
 }
+
+#[test]
+fn a_broken_respond_to_a_fuzz_input_fails_the_respond_check_naming_the_input() {
+    let hook = ["python3".to_string(), "harness/tests/fixtures/case_sensitive_hook.py".into()];
+    let flags =
+        ["--protocol", "picoclaw-hook", "--role", "tool", "--fuzz", "40", "--schema", "harness/tests/fixtures/fuzz_tool.schema.json"];
+    let (code, report, _) = certify_json(&flags, &hook);
+    assert_eq!(code, 1, "{}", problems(&report));
+    assert_eq!(
+        outcomes(&report, "PICOCLAW-RESPOND-RESULT"),
+        [fail("documented", "mismatch"), fail("picoclaw@cf67dd3", "mismatch")],
+        "{}",
+        problems(&report)
+    );
+    for r in results(&report, "PICOCLAW-RESPOND-RESULT") {
+        let message = r["message"].as_str().unwrap();
+        assert!(message.starts_with("fuzz input ") && message.contains("(seed 1): $.result.result.for_llm"), "{message}");
+    }
+    // The protocol-level fuzz property held: every input got a well-formed reply.
+    assert!(outcomes(&report, "ROBUST-FUZZ").iter().all(|(_, status, _)| status == "pass"), "{}", problems(&report));
+}
+
+/// One role: a semantic fault the native mock applies only to requests
+/// carrying `proctor-mark` (`--fault only-marked`), the check it breaks, and
+/// a case whose request carries the mark.
+struct Row {
+    certify: &'static [&'static str],
+    protocol: &'static str,
+    mock: &'static [&'static str],
+    check: &'static str,
+    case: &'static str,
+}
+
+const PER_ROLE: &[Row] = &[
+    Row {
+        certify: &["--protocol", "promptkit-exec", "--role", "tool"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "tool", "--fault", "tool-empty"],
+        check: "TOOL-RESPONSE-SHAPE",
+        case: "    request: {args: {note: proctor-mark}}\n    expect: {decision: result}",
+    },
+    Row {
+        certify: &["--protocol", "promptkit-exec", "--role", "eval"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "eval", "--fault", "score-out-of-range"],
+        check: "EVAL-SCORE",
+        case: "    request: {output: proctor-mark}\n    expect: {score_at_least: 0}",
+    },
+    Row {
+        certify: &["--protocol", "promptkit-exec", "--role", "provider-hook"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "provider-hook", "--fault", "allow-string"],
+        check: "HOOK-ALLOW-BOOLEAN",
+        case: "    phase: before_call\n    request: {messages: [{role: user, content: proctor-mark}]}\n    expect: {decision: allow}",
+    },
+    Row {
+        certify: &["--protocol", "promptkit-exec", "--role", "tool-hook"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "tool-hook", "--fault", "allow-string"],
+        check: "HOOK-ALLOW-BOOLEAN",
+        case: "    phase: before_execution\n    request: {name: send, args: {body: proctor-mark}}\n    expect: {decision: allow}",
+    },
+    Row {
+        certify: &["--protocol", "promptkit-exec", "--role", "session-hook", "--profile", "documented"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "session-hook", "--fault", "no-ack"],
+        check: "HOOK-OBSERVE-ACK",
+        case: "    phase: session_start\n    request: {session_id: proctor-mark}\n    expect: {decision: ack}",
+    },
+    Row {
+        certify: &["--protocol", "picoclaw-hook", "--role", "llm"],
+        protocol: "picoclaw-hook",
+        mock: &["--role", "llm", "--fault", "unknown-action"],
+        check: "PICOCLAW-ACTION",
+        case: "    method: hook.before_llm\n    request: {model: proctor-mark}\n    expect: {decision: continue}",
+    },
+    Row {
+        certify: &["--protocol", "picoclaw-hook", "--role", "tool"],
+        protocol: "picoclaw-hook",
+        mock: &["--role", "tool", "--fault", "unknown-action"],
+        check: "PICOCLAW-ACTION",
+        case: "    method: hook.before_tool\n    request: {tool: bash, arguments: {command: proctor-mark}}\n    expect: {decision: continue}",
+    },
+    Row {
+        certify: &["--protocol", "picoclaw-hook", "--role", "approve"],
+        protocol: "picoclaw-hook",
+        mock: &["--role", "approve", "--fault", "approve-string"],
+        check: "PICOCLAW-APPROVE-BOOLEAN",
+        case: "    method: hook.approve_tool\n    request: {tool: bash, arguments: {command: proctor-mark}}\n    expect: {decision: approved}",
+    },
+    Row {
+        certify: &["--protocol", "runok-extension"],
+        protocol: "runok-extension",
+        mock: &["--fault", "status-uppercase"],
+        check: "RUNOK-STATUS",
+        case: "    request: {raw_command_line: echo proctor-mark}\n    expect: {decision: allow}",
+    },
+];
+
+#[test]
+fn every_role_holds_case_answers_to_its_semantic_checks() {
+    for row in PER_ROLE {
+        let mut mock_flags = row.mock.to_vec();
+        mock_flags.extend(["--fault", "only-marked"]);
+        let plugin = mock(row.protocol, &mock_flags);
+        let what = format!("{} {:?}", row.check, row.certify);
+
+        // The probes never carry the mark: the plugin is conformant without the case.
+        let (code, report, _) = certify_json(row.certify, &plugin);
+        assert_eq!(code, 0, "{what}: without cases:\n{}", problems(&report));
+
+        let dir = tempfile::tempdir().unwrap();
+        let cases = cases_file(&dir, &format!("cases:\n  - name: marked\n{}\n", row.case));
+        let mut flags = row.certify.to_vec();
+        flags.extend(["--cases", &cases]);
+        let (code, report, _) = certify_json(&flags, &plugin);
+        assert_eq!(code, 1, "{what}: with the marked case:\n{}", problems(&report));
+        // A `should` check warns rather than fails.
+        let failed: Vec<&Value> = results(&report, row.check).into_iter().filter(|c| c["detail"]["outcome"] == "fail").collect();
+        assert!(!failed.is_empty(), "{what}: not failed:\n{}", problems(&report));
+        for c in failed {
+            assert!(c["message"].as_str().unwrap().starts_with("case `marked`: "), "{what}: {c}");
+        }
+    }
+}

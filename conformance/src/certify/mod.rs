@@ -77,6 +77,19 @@ pub async fn certify(opts: &Options) -> Result<Report, CertifyError> {
     .with_exchanges(exchanges))
 }
 
+/// Folds a result obtained from fuzz answers into the probes' results: a
+/// failure replaces a pass or a skip, a pass replaces a skip (the fuzz
+/// inputs exercised what the probes did not).
+fn merge(results: &mut [CheckResult], judged: CheckResult) {
+    use crate::check::Status;
+    let Some(slot) = results.iter_mut().find(|r| r.id == judged.id && r.case.is_none()) else { return };
+    let replace =
+        matches!((slot.status, judged.status), (Status::Pass | Status::Skip, Status::Fail | Status::Warn) | (Status::Skip, Status::Pass));
+    if replace {
+        *slot = judged;
+    }
+}
+
 /// Replaces the probes' placeholder for the fuzz check (they never decide
 /// it) with the fuzz run's result, or a skip without `--fuzz`. The fuzz run
 /// is separate from the probes so a protocol failure they found cannot stop
@@ -90,7 +103,14 @@ async fn with_fuzz(opts: &Options, profile: Profile, results: &mut Vec<CheckResu
     }
     results.retain(|r| r.id != fuzz::CHECK);
     let (result, exchanges) = match &opts.fuzz {
-        Some(f) => fuzz::run(opts, f, profile).await?,
+        Some(f) => {
+            let mut semantics = recorder::Recorder::new(opts.family, &opts.roles, profile, &[]);
+            let run = fuzz::run(opts, f, profile, &mut semantics).await?;
+            for judged in semantics.into_decided() {
+                merge(results, judged);
+            }
+            run
+        }
         None => (fuzz::skipped(profile), 0),
     };
     results.extend(result);

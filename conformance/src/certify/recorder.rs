@@ -29,6 +29,19 @@ struct Entry {
     evidence: Evidence,
 }
 
+impl Entry {
+    /// The report's result; a failure names the exchange it came from.
+    fn into_result(self, profile: &str) -> Option<CheckResult> {
+        let def = lookup(self.id)?;
+        let origin = self.origin.filter(|_| self.outcome.is_failure());
+        let mut result = CheckResult::new(def, profile, self.case, self.outcome, self.evidence);
+        if let Some(origin) = origin {
+            result.message = format!("{origin}: {}", result.message);
+        }
+        Some(result)
+    }
+}
+
 /// Outcomes of one profile's run.
 pub(crate) struct Recorder {
     profile: Profile,
@@ -196,6 +209,17 @@ impl Recorder {
         }
     }
 
+    /// Only the results something decided (no skips or untestables for the
+    /// rest): what a side run, such as fuzzing, adds to the main one.
+    pub(crate) fn into_decided(self) -> Vec<CheckResult> {
+        let profile = self.profile.name().to_string();
+        self.entries
+            .into_iter()
+            .filter(|e| matches!(e.outcome, Outcome::Pass | Outcome::Fail { .. }))
+            .filter_map(|e| e.into_result(&profile))
+            .collect()
+    }
+
     /// The results, in catalogue order. A check that needs a capability the
     /// plugin never used (a denial, `modify`, `pending` …) is skipped, with
     /// the case that would exercise it, or fails when `--require`d; any
@@ -232,19 +256,7 @@ impl Recorder {
         self.entries.sort_by_key(|e| order(e.id));
         let profile = self.profile.name().to_string();
         let exchanges = self.exchanges;
-        let checks = self
-            .entries
-            .into_iter()
-            .filter_map(|e| {
-                let def = lookup(e.id)?;
-                let origin = e.origin.filter(|_| !matches!(e.outcome, Outcome::Pass));
-                let mut result = CheckResult::new(def, &profile, e.case, e.outcome, e.evidence);
-                if let Some(origin) = origin {
-                    result.message = format!("{origin}: {}", result.message);
-                }
-                Some(result)
-            })
-            .collect();
+        let checks = self.entries.into_iter().filter_map(|e| e.into_result(&profile)).collect();
         Judged { checks, exchanges }
     }
 }

@@ -173,7 +173,15 @@ faults! {
     /// interceptor deadline and proctor's default: the runtime must not hand the
     /// late reply to the next call.
     Robustness LateReply = "late-reply";
+    /// Not a misbehaviour of its own: with it, the semantic faults apply only to
+    /// requests whose JSON contains `proctor-mark`, so the built-in probes get
+    /// well-behaved answers and only an author's case (or fuzz input) carrying
+    /// the mark exercises the fault. Proves that checks judge case answers too.
+    Robustness OnlyMarked = "only-marked";
 }
+
+/// The text that makes a request "marked" for [`Fault::OnlyMarked`].
+pub const MARK: &str = "proctor-mark";
 
 impl Fault {
     /// Whether the fault changes anything for a plugin of `family` playing `role`.
@@ -196,6 +204,7 @@ impl Fault {
             Hang | StderrFlood | StdoutFlood => true,
             StrictFields => !silent,
             CrashOnQuote => matches!(role, Role::Tool | Role::ToolMode | Role::Approve),
+            OnlyMarked => false,
             ToolEmpty | ToolBoth => role == Role::Tool,
             PendingNoReason => family == Family::PromptkitExec && role == Role::Tool,
             ScoreOutOfRange | ScoreString => role == Role::Eval,

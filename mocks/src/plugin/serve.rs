@@ -109,6 +109,12 @@ impl<W: Write, E: Write> Session<'_, W, E> {
         self.config.has(fault)
     }
 
+    /// The semantic faults that bend the answer to `request`: all of them,
+    /// or with [`Fault::OnlyMarked`] none unless the request carries the mark.
+    fn semantic_faults(&self, request: &Value) -> &[Fault] {
+        if self.has(Fault::OnlyMarked) && !request.to_string().contains(super::fault::MARK) { &[] } else { &self.config.faults }
+    }
+
     fn one_shot<R: Read>(&mut self, input: R) -> Result<Ending, ServeError> {
         let request = if self.has(Fault::NeedsNewline) { read_complete_lines(input) } else { read_all(input) }.map_err(ServeError::Read)?;
         if self.has(Fault::Hang) {
@@ -152,7 +158,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
                         Some(rejection) => rejection,
                         None => {
                             let answer = reply::exec_answer(role, self.config.decision, &req);
-                            misbehave::apply(&self.config.faults, Site::Exec(role), answer)
+                            misbehave::apply(self.semantic_faults(&req), Site::Exec(role), answer)
                         }
                     }
                 }
@@ -274,7 +280,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
             Family::PicoclawHook => Site::Picoclaw { method, params },
             _ => Site::Runok,
         };
-        let answer = misbehave::apply(&config.faults, site, answer);
+        let answer = misbehave::apply(self.semantic_faults(message), site, answer);
         let unknown = matches!(&answer, Answer::Error(e) if e.code == METHOD_NOT_FOUND);
         if unknown && self.has(Fault::IgnoreUnknownMethod) { Answer::Nothing } else { answer }
     }

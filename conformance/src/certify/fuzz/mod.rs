@@ -28,6 +28,7 @@ use serde_json::Value;
 use crate::check::{CheckId, Evidence, Failure, Outcome, lookup};
 use crate::protocol::{Family, Profile, Role};
 
+use super::recorder::Recorder;
 use super::{CertifyError, CheckResult, Options};
 pub use schema::SchemaError;
 use target::{Driver, Trial};
@@ -170,7 +171,12 @@ struct Found {
 
 /// Runs the fuzz check under `profile`; returns its result and how many
 /// exchanges with the plugin it judged.
-pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result<(Option<CheckResult>, usize), CertifyError> {
+pub(super) async fn run(
+    opts: &Options,
+    fuzz: &Fuzz,
+    profile: Profile,
+    semantics: &mut Recorder,
+) -> Result<(Option<CheckResult>, usize), CertifyError> {
     let Some(def) = lookup(CHECK) else { return Ok((None, 0)) };
     let result = |outcome: Outcome, evidence: Evidence, message: String| {
         let mut r = CheckResult::new(def, profile.name(), None, outcome, evidence);
@@ -197,7 +203,7 @@ pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result
     };
     let notes = if generator.notes.is_empty() { String::new() } else { format!("\nnot enforced: {}", generator.notes.join("; ")) };
     let seed = fuzz.seed;
-    let mut driver = Driver::new(opts, profile, kind, &fuzz.tool.name);
+    let mut driver = Driver::new(opts, profile, kind, &fuzz.tool.name, semantics);
     let mut runner = runner(seed);
     let mut found = None;
     for index in 1..=fuzz.inputs {
@@ -218,6 +224,7 @@ pub(super) async fn run(opts: &Options, fuzz: &Fuzz, profile: Profile) -> Result
             }
         };
         let args = tree.current();
+        driver.judging(format!("fuzz input {index} (seed {seed})"));
         match driver.try_input(&args).await? {
             Trial::Held => {}
             Trial::Blocked(reason) => {

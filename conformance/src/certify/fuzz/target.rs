@@ -15,6 +15,8 @@ use crate::framing::read_document;
 use crate::protocol::{Family, Profile, Role, picoclaw_hook as pico, promptkit_exec, promptkit_server as server, wire};
 use crate::transport::Phase;
 
+use super::super::recorder::Recorder;
+use super::super::semantics::{Asked, judge};
 use super::super::{CertifyError, Options};
 
 /// The tool request a family sends with arguments in it.
@@ -124,11 +126,35 @@ pub struct Driver<'a> {
     client: Option<RpcClient>,
     /// Requests sent so far (shrinking included).
     pub exchanges: usize,
+    /// The role-semantics checks, held to every well-formed answer: a fuzz
+    /// answer is a protocol message like any other.
+    semantics: &'a mut Recorder,
 }
 
 impl<'a> Driver<'a> {
-    pub fn new(opts: &'a Options, profile: Profile, kind: Kind, tool: &'a str) -> Self {
-        Driver { opts, profile, kind, tool, client: None, exchanges: 0 }
+    pub fn new(opts: &'a Options, profile: Profile, kind: Kind, tool: &'a str, semantics: &'a mut Recorder) -> Self {
+        Driver { opts, profile, kind, tool, client: None, exchanges: 0, semantics }
+    }
+
+    /// Names the input whose answers are judged next (in failure messages).
+    pub fn judging(&mut self, input: String) {
+        self.semantics.set_origin(Some(input));
+    }
+
+    /// Holds a well-formed answer (a one-shot document, a JSON-RPC result)
+    /// to the role-semantics checks.
+    fn judge_semantics(&mut self, request: &Request, answer: &Value, evidence: &Evidence) {
+        let (role, method) = match self.kind {
+            Kind::ExecTool => (Role::Tool, None),
+            Kind::ExecToolHook => (Role::ToolHook, Some("before_execution")),
+            Kind::Server => (Role::Tool, Some(request.method)),
+            Kind::Pico { .. } if request.method == pico::APPROVE_TOOL => (Role::Approve, Some(request.method)),
+            Kind::Pico { .. } => (Role::ToolMode, Some(request.method)),
+        };
+        let asked = Asked { family: self.opts.family, role, method, profile: self.profile, request: &request.params };
+        for finding in judge(asked, answer).findings {
+            self.semantics.finding(finding, evidence);
+        }
     }
 
     /// Whether inputs share a process (so a failure may depend on earlier ones).
@@ -182,7 +208,10 @@ impl<'a> Driver<'a> {
             return broke(Failure::Framing { violation: violation.clone() });
         }
         match doc.value {
-            Some(Value::Object(_)) => Ok(Trial::Held),
+            Some(answer @ Value::Object(_)) => {
+                self.judge_semantics(&request, &answer, &evidence);
+                Ok(Trial::Held)
+            }
             other => broke(Failure::Mismatch {
                 path: "$".into(),
                 expected: "one JSON object".into(),
@@ -220,7 +249,13 @@ impl<'a> Driver<'a> {
         let (sent, id, outcome) = client.call_next_line(request.method, &request.params, timeout).await;
         let (failure, received) = match outcome {
             RpcOutcome::Reply { message, raw } => match reply_problem(&message, id) {
-                None => return Ok(Trial::Held),
+                None => {
+                    if let Some(result) = message.get("result") {
+                        let evidence = Evidence::exchange(&sent, &raw);
+                        self.judge_semantics(&request, result, &evidence);
+                    }
+                    return Ok(Trial::Held);
+                }
                 Some(failure) => (failure, raw),
             },
             RpcOutcome::Timeout => {
