@@ -342,6 +342,14 @@ const BITES: &[Bite] = &[
         cases: None,
     },
     Bite {
+        check: "JSONRPC-NO-DUPLICATE-REPLY",
+        certify: PICO,
+        protocol: "picoclaw-hook",
+        passing: &[],
+        failing: &["--fault", "duplicate-id"],
+        cases: None,
+    },
+    Bite {
         check: "CASE-DECISION",
         certify: RUNOK,
         protocol: "runok-extension",
@@ -424,6 +432,7 @@ bites! {
     framing_flushed => "FRAMING-FLUSHED",
     framing_line_size => "FRAMING-LINE-SIZE",
     jsonrpc_version => "JSONRPC-VERSION",
+    jsonrpc_no_duplicate_reply => "JSONRPC-NO-DUPLICATE-REPLY",
     jsonrpc_id_echo => "JSONRPC-ID-ECHO",
     jsonrpc_result_xor_error => "JSONRPC-RESULT-XOR-ERROR",
     jsonrpc_error_shape => "JSONRPC-ERROR-SHAPE",

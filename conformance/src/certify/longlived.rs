@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::check::{CheckId, Evidence, Failure, Outcome, clip, last_bytes};
+use crate::check::{CheckId, Evidence, Failure, Outcome, clip, last_bytes, tolerance};
 use crate::framing::{Envelope, Id, ReplyBody, parse_envelope};
 use crate::protocol::{Family, Profile, Role, picoclaw_hook as pico, promptkit_server as server, wire};
 use crate::transport::{Phase, PluginProcess, ShutdownHow};
@@ -41,6 +41,11 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     let mut not_in_profile = Vec::new();
     if profile.line_limit(family).is_none() {
         not_in_profile.push("FRAMING-LINE-SIZE");
+    }
+    if profile.reads_one_line_per_call(family) {
+        // The runtime cannot tell a duplicate from the next reply; what it
+        // does with one shows as an id mismatch (JSONRPC-ID-ECHO).
+        not_in_profile.push("JSONRPC-NO-DUPLICATE-REPLY");
     }
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
@@ -155,6 +160,8 @@ impl Run<'_> {
             self.concurrent(s, rec, method, &params).await?;
         }
         self.sequential(s, rec, method, &params).await?;
+        // A hundred and more replies read by id, and none came twice.
+        rec.pass("JSONRPC-NO-DUPLICATE-REPLY", Evidence::default());
         self.cases(s, rec).await
     }
 
@@ -199,10 +206,18 @@ impl Run<'_> {
     ) -> Result<Reply, Stopped> {
         rec.exchanged();
         match called {
-            Called::Replied { envelope, raw, sent } => {
+            Called::Replied { mut envelope, raw, sent } => {
                 let evidence = s.evidence(&sent, &raw);
                 let sent_id = serde_json::from_slice::<Value>(&sent).ok().and_then(|v| v.get("id").cloned()).unwrap_or(Value::Null);
                 check_envelope(rec, &envelope, &sent_id, &evidence);
+                // The envelope check judged `both`; from here on the reply is
+                // what this profile's runtime takes it for.
+                if envelope.body == ReplyBody::Both
+                    && tolerance::reads_error_first(self.profile)
+                    && let Some(error) = serde_json::from_slice::<Value>(&raw).ok().and_then(|v| v.get("error").cloned())
+                {
+                    envelope.body = ReplyBody::Error(error);
+                }
                 rec.pass("ROBUST-DEADLINE", evidence.clone());
                 self.answered += 1;
                 if self.answered >= 2 {
@@ -375,7 +390,8 @@ impl Run<'_> {
                         rec.pass("JSONRPC-NOTIFICATION-SILENT", reply.evidence.clone());
                     }
                     match &reply.envelope.body {
-                        ReplyBody::Error(_) => rec.pass("JSONRPC-UNKNOWN-METHOD", reply.evidence),
+                        // `both` carries the error too; the envelope check blames the result.
+                        ReplyBody::Error(_) | ReplyBody::Both => rec.pass("JSONRPC-UNKNOWN-METHOD", reply.evidence),
                         body => rec.fail(
                             "JSONRPC-UNKNOWN-METHOD",
                             Failure::Mismatch {
@@ -471,6 +487,7 @@ impl Run<'_> {
                     let envelope = parse_envelope(&m.value);
                     if let Some(id) = envelope.id.as_u64() {
                         missing.retain(|x| *x != id);
+                        s.mark_answered(id);
                     }
                 }
                 Read::Timeout(_) | Read::Eof => break,

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::check::{CheckId, Evidence, Group, Level, Outcome, Status};
+use crate::check::{CheckId, Evidence, Group, Level, Outcome, Status, tolerance};
+use crate::protocol::Profile;
 
 /// The overall verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -54,6 +55,10 @@ pub struct CheckResult {
     /// The fix, when the check did not pass.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<&'static str>,
+    /// The tolerance that turned this failure into a warning: a documented
+    /// rule the profile's runtime does not enforce.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerated: Option<&'static str>,
     /// The typed outcome behind `status` and `message`.
     pub detail: Outcome,
     /// The bytes that prove it.
@@ -76,8 +81,12 @@ pub struct Report {
     pub profiles: Vec<String>,
     /// The plugin's argv.
     pub command: Vec<String>,
-    /// `conformant` exactly when no `must` check failed.
+    /// `conformant` exactly when no `must` check failed under any profile.
     pub verdict: Verdict,
+    /// The verdict under each profile, in run order: does the plugin follow
+    /// the documents, and does it work in each runtime as implemented today.
+    #[serde(serialize_with = "verdict_map")]
+    pub profile_verdicts: Vec<(String, Verdict)>,
     /// Counts.
     pub summary: Summary,
     /// Every check result, grouped by profile, in catalogue order.
@@ -86,7 +95,12 @@ pub struct Report {
 
 impl Report {
     /// Builds a report, deriving the verdict and the summary from the checks.
-    pub fn new(protocol: String, role: Option<String>, profiles: Vec<String>, command: Vec<String>, checks: Vec<CheckResult>) -> Self {
+    /// A failure a runtime's profile tolerates (see [`tolerance`]) becomes a
+    /// warning under that profile, saying what the runtime does instead.
+    pub fn new(protocol: String, role: Option<String>, profiles: Vec<String>, command: Vec<String>, mut checks: Vec<CheckResult>) -> Self {
+        for c in &mut checks {
+            c.tolerate();
+        }
         let mut summary = Summary::default();
         for c in &checks {
             match c.status {
@@ -96,8 +110,46 @@ impl Report {
                 Status::Skip => summary.skipped += 1,
             }
         }
-        let verdict = if summary.failed == 0 { Verdict::Conformant } else { Verdict::Nonconformant };
-        Report { proctor_version: env!("CARGO_PKG_VERSION"), title: None, protocol, role, profiles, command, verdict, summary, checks }
+        let verdict_of = |failed: bool| if failed { Verdict::Nonconformant } else { Verdict::Conformant };
+        let profile_verdicts =
+            profiles.iter().map(|p| (p.clone(), verdict_of(checks.iter().any(|c| &c.profile == p && c.status == Status::Fail)))).collect();
+        let verdict = verdict_of(summary.failed > 0);
+        Report {
+            proctor_version: env!("CARGO_PKG_VERSION"),
+            title: None,
+            protocol,
+            role,
+            profiles,
+            command,
+            verdict,
+            profile_verdicts,
+            summary,
+            checks,
+        }
+    }
+
+    /// The verdict in words, per profile: "works with runok@0.3.1 today;
+    /// breaks the documented protocol: JSONRPC-ID-ECHO".
+    pub fn verdict_sentence(&self) -> String {
+        let failing = |profile: &str| {
+            let mut ids: Vec<&str> =
+                self.checks.iter().filter(|c| c.profile == profile && c.status == Status::Fail).map(|c| c.id).collect();
+            ids.dedup();
+            ids.join(", ")
+        };
+        // The runtimes first: "does it work where I deploy it" is the first question.
+        let mut ordered: Vec<&(String, Verdict)> = self.profile_verdicts.iter().collect();
+        ordered.sort_by_key(|(profile, _)| profile == "documented");
+        let parts: Vec<String> = ordered
+            .into_iter()
+            .map(|(profile, verdict)| match (profile.as_str(), verdict) {
+                ("documented", Verdict::Conformant) => "follows the documented protocol".to_string(),
+                ("documented", Verdict::Nonconformant) => format!("breaks the documented protocol: {}", failing(profile)),
+                (runtime, Verdict::Conformant) => format!("works with {runtime} today"),
+                (runtime, Verdict::Nonconformant) => format!("fails with {runtime}: {}", failing(runtime)),
+            })
+            .collect();
+        parts.join("; ")
     }
 
     /// States how many exchanges the verdict rests on.
@@ -112,7 +164,29 @@ impl Report {
     }
 }
 
+/// Serialises the per-profile verdicts as a JSON object in run order.
+fn verdict_map<S: serde::Serializer>(verdicts: &[(String, Verdict)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(verdicts.len()))?;
+    for (profile, verdict) in verdicts {
+        map.serialize_entry(profile, verdict)?;
+    }
+    map.end()
+}
+
 impl CheckResult {
+    /// Downgrades a failure the profile's runtime does not enforce to a
+    /// warning that says what the runtime does with the violation.
+    fn tolerate(&mut self) {
+        let (Status::Fail, Outcome::Fail { failure }) = (self.status, &self.detail) else { return };
+        let Some(profile) = Profile::from_name(&self.profile) else { return };
+        if let Some(t) = tolerance::tolerated(profile, self.id, failure) {
+            self.status = Status::Warn;
+            self.tolerated = Some(t.id);
+            self.message = format!("{} (tolerated: {})", self.message, t.runtime_does);
+        }
+    }
+
     /// The result of check `def` under `profile`, for `case` (a `--cases`
     /// case, or for runtime checks the plugin the runtime talked to).
     pub fn new(def: &'static crate::check::CheckDef, profile: &str, case: Option<String>, outcome: Outcome, evidence: Evidence) -> Self {
@@ -135,6 +209,7 @@ impl CheckResult {
             group: def.group,
             case,
             hint,
+            tolerated: None,
             detail: outcome,
             evidence,
         }

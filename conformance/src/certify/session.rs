@@ -57,13 +57,15 @@ pub(crate) struct Session {
     profile: Profile,
     next_id: u64,
     abandoned: Vec<u64>,
+    /// Requests that got their reply, to tell a duplicate from a wrong id.
+    answered: std::collections::HashSet<u64>,
     /// Whether any reply arrived while stdin was open.
     pub replied_while_open: bool,
 }
 
 impl Session {
     pub(crate) fn new(process: PluginProcess, family: Family, profile: Profile) -> Self {
-        Session { process, family, profile, next_id: 1, abandoned: Vec::new(), replied_while_open: false }
+        Session { process, family, profile, next_id: 1, abandoned: Vec::new(), answered: Default::default(), replied_while_open: false }
     }
 
     pub(crate) fn stderr(&self) -> String {
@@ -73,6 +75,11 @@ impl Session {
     /// Evidence for an exchange, with the stderr tail.
     pub(crate) fn evidence(&self, sent: &[u8], received: &[u8]) -> Evidence {
         Evidence::exchange(sent, received).with_stderr(self.stderr())
+    }
+
+    /// Notes that request `id` got its reply outside [`Session::call`] (requests in flight together).
+    pub(crate) fn mark_answered(&mut self, id: u64) {
+        self.answered.insert(id);
     }
 
     /// The next request id (PicoClaw and PromptKit count from 1).
@@ -124,7 +131,21 @@ impl Session {
                     if envelope.id.as_u64().is_some_and(|late| late != id && self.abandoned.contains(&late)) {
                         continue; // a late reply to a call that already timed out
                     }
+                    // A second reply to a request already answered: a runtime
+                    // that matches by id sees it for what it is; one that reads
+                    // a line per call takes it as this call's reply.
+                    if let Some(earlier) = envelope.id.as_u64().filter(|e| *e != id && self.answered.contains(e))
+                        && !self.profile.reads_one_line_per_call(self.family)
+                    {
+                        rec.fail(
+                            "JSONRPC-NO-DUPLICATE-REPLY",
+                            Failure::Unexpected { what: format!("a second reply to request {earlier}, while request {id} waited") },
+                            self.evidence(&sent, &msg.raw),
+                        );
+                        continue;
+                    }
                     self.replied_while_open = true;
+                    self.answered.insert(id);
                     return Called::Replied { envelope, raw: msg.raw, sent };
                 }
                 Read::Timeout(partial) => {

@@ -228,6 +228,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         hint: "Add \"jsonrpc\": \"2.0\" to every reply.",
     },
     CheckDef {
+        id: "JSONRPC-NO-DUPLICATE-REPLY",
+        group: Group::Jsonrpc,
+        level: Level::Must,
+        families: LINES,
+        scope: Scope::AnyRole,
+        spec: "JSON-RPC 2.0 §5 (one response per request)",
+        summary: "each request gets exactly one reply: no second reply to a request already answered",
+        hint: "Write each reply once: a retry or a second print of the same reply is read as the answer to the next request by a runtime that reads one line per call.",
+    },
+    CheckDef {
         id: "JSONRPC-ID-ECHO",
         group: Group::Jsonrpc,
         level: Level::Must,

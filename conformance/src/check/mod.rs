@@ -7,6 +7,7 @@
 mod catalogue;
 mod evidence;
 mod outcome;
+pub mod tolerance;
 
 pub use catalogue::{CATALOGUE, CheckDef, CheckId, Group, Level, Scope, lookup};
 pub use evidence::{Evidence, clip, last_bytes};

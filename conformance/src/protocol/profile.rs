@@ -68,6 +68,11 @@ impl Profile {
         [Profile::Documented, runtime]
     }
 
+    /// The profile named `name` (any family), as reports name them.
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.name() == name)
+    }
+
     /// Parses a profile name valid for `family`.
     pub fn parse(family: Family, s: &str) -> Result<Profile, super::UnknownName> {
         let allowed = Profile::for_family(family);
@@ -178,6 +183,14 @@ impl Profile {
         self.has("picoclaw.nested-after-modify")
     }
 
+    /// Whether the runtime takes the next stdout line as the reply to a call
+    /// whatever its id (PromptKit server mode), rather than matching replies
+    /// by id as JSON-RPC (and PicoClaw) do: then a second reply to an earlier
+    /// request is read as the answer to the next one.
+    pub fn reads_one_line_per_call(self, family: Family) -> bool {
+        family == Family::PromptkitServer && self.has("promptkit.server-one-line-per-call")
+    }
+
     /// The longest reply line the runtime reads, when it has a limit.
     pub fn line_limit(self, family: Family) -> Option<usize> {
         match (family, self) {
@@ -233,6 +246,12 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PK,
         summary: "a session hook's stdout is never parsed; only its exit status matters",
         source: "runtime/hooks/exec_hooks.go (session hooks in filter mode check spawn and exit only)",
+    },
+    Divergence {
+        id: "promptkit.server-one-line-per-call",
+        profile: PK,
+        summary: "server mode reads exactly one stdout line per call and takes it as the reply whatever its id: one extra line shifts every later reply (an ID mismatch each time)",
+        source: "runtime/tools/server_executor.go call (one scanner.Scan() per call); research promptkit.md §1.3.2, Desync",
     },
     Divergence {
         id: "promptkit.server-request-field-order",

@@ -1,7 +1,9 @@
-//! `proctor checks`: the catalogue, and the divergences each profile encodes.
+//! `proctor checks`: the catalogue, the divergences each profile encodes, and
+//! the documented rules each runtime does not enforce (its tolerances).
 
 use std::process::ExitCode;
 
+use proctor_conformance::check::tolerance::{TOLERANCES, Tolerance};
 use proctor_conformance::check::{CATALOGUE, CheckDef};
 use proctor_conformance::protocol::{Family, Profile};
 use serde_json::json;
@@ -17,8 +19,10 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
     profiles.dedup();
     match args.format {
         Format::Json => {
-            let profiles: Vec<_> =
-                profiles.iter().map(|p| json!({"name": p.name(), "divergences": p.divergences().collect::<Vec<_>>()})).collect();
+            let profiles: Vec<_> = profiles
+                .iter()
+                .map(|p| json!({"name": p.name(), "divergences": p.divergences().collect::<Vec<_>>(), "tolerances": tolerances(*p)}))
+                .collect();
             println!("{}", serde_json::to_string_pretty(&json!({"checks": checks, "profiles": profiles}))?);
         }
         _ => print_text(&checks, &profiles),
@@ -53,5 +57,18 @@ fn print_text(checks: &[&CheckDef], profiles: &[Profile]) {
             println!("    {:<40} {}", d.id, d.summary);
             println!("    {:<40} source: {}", "", d.source);
         }
+        let tolerated = tolerances(*p);
+        if !tolerated.is_empty() {
+            println!("    documented rules {} does not enforce (a failure there is a warning under this profile):", p.name());
+        }
+        for t in tolerated {
+            println!("    {:<40} {}: {}", t.id, t.check, t.runtime_does);
+            println!("    {:<40} source: {}", "", t.source);
+        }
     }
+}
+
+/// The documented rules `profile`'s runtime does not enforce.
+fn tolerances(profile: Profile) -> Vec<&'static Tolerance> {
+    TOLERANCES.iter().filter(|t| t.profile == profile).collect()
 }

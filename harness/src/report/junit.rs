@@ -2,15 +2,19 @@
 //! A `should` failure is a passing test case with the warning in
 //! system-out, so CI dashboards agree with the verdict.
 
-use proctor_conformance::certify::Report;
+use proctor_conformance::certify::{Report, Verdict};
 use proctor_conformance::check::Status;
-use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
+use quick_junit::{NonSuccessKind, Property, Report as Junit, TestCase, TestCaseStatus, TestSuite};
 
 /// Renders the JUnit report.
 pub fn render(report: &Report) -> String {
     let mut junit = Junit::new(format!("proctor certify {}", report.protocol));
     for profile in &report.profiles {
         let mut suite = TestSuite::new(format!("{} [{profile}]", report.protocol));
+        if let Some((_, verdict)) = report.profile_verdicts.iter().find(|(p, _)| p == profile) {
+            let word = if *verdict == Verdict::Conformant { "conformant" } else { "nonconformant" };
+            suite.add_property(Property::new("verdict", word));
+        }
         for c in report.checks.iter().filter(|c| &c.profile == profile) {
             let name = match &c.case {
                 Some(case) => format!("{} [{case}]", c.id),

@@ -21,6 +21,11 @@ pub fn render(report: &Report) -> String {
         "{} passed, {} failed, {} warnings, {} skipped; {} exchanges judged\n",
         s.passed, s.failed, s.warnings, s.skipped, s.exchanges
     );
+    for (profile, verdict) in &report.profile_verdicts {
+        let mark = if *verdict == Verdict::Conformant { "✅ conformant" } else { "❌ nonconformant" };
+        let _ = writeln!(out, "- `{profile}`: {mark}");
+    }
+    let _ = writeln!(out, "\n{}\n", report.verdict_sentence());
     for profile in &report.profiles {
         let _ = writeln!(out, "### Profile `{profile}`\n\n| status | check | level | message |\n|---|---|---|---|");
         for c in report.checks.iter().filter(|c| &c.profile == profile) {

@@ -97,7 +97,11 @@ pub fn render(report: &Report, color: bool) -> String {
                 continue;
             }
             seen.push((c.id, c.case.as_deref()));
-            let profiles: Vec<&str> = report.problems().filter(|o| o.id == c.id && o.case == c.case).map(|o| o.profile.as_str()).collect();
+            let profiles: Vec<String> = report
+                .problems()
+                .filter(|o| o.id == c.id && o.case == c.case)
+                .map(|o| if o.tolerated.is_some() { format!("{} tolerates it", o.profile) } else { o.profile.clone() })
+                .collect();
             let case = c.case.as_deref().map(|n| format!(" [{}]", escape(n))).unwrap_or_default();
             let _ = writeln!(out, "  {} {}{case} ({}): {}", p.status(c.status), c.id, profiles.join(", "), c.hint.unwrap_or(""));
         }
@@ -112,6 +116,14 @@ pub fn render(report: &Report, color: bool) -> String {
         report.profiles.len(),
         s.exchanges
     );
+    for (profile, verdict) in &report.profile_verdicts {
+        let word = match verdict {
+            Verdict::Conformant => p.paint(AnsiColor::Green.on_default(), "conformant"),
+            Verdict::Nonconformant => p.paint(AnsiColor::Red.on_default(), "nonconformant"),
+        };
+        let _ = writeln!(out, "  {profile:<20} {word}");
+    }
+    let _ = writeln!(out, "{}", report.verdict_sentence());
     out
 }
 

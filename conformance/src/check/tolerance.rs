@@ -1,0 +1,156 @@
+//! Tolerances: documented rules a runtime does not enforce.
+//!
+//! Each profile's verdict answers "does the plugin work in that runtime
+//! today?". Under `documented`, every documented rule is judged as written.
+//! Under a runtime's profile, a violation the runtime demonstrably ignores
+//! (it never reads the field, or reads the message anyway) is reported as a
+//! warning that says what the runtime does with it, so the plugin author sees
+//! both answers: it breaks the protocol, and it works there today. Each
+//! tolerance is a fact about the runtime's code, cited like a divergence.
+
+use serde::Serialize;
+
+use super::{CheckId, Failure};
+use crate::protocol::Profile;
+
+/// One documented rule a runtime does not enforce.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Tolerance {
+    /// Stable name, e.g. `runok.ignores-reply-id`.
+    pub id: &'static str,
+    /// The runtime profile that tolerates the violation.
+    #[serde(serialize_with = "profile_name")]
+    pub profile: Profile,
+    /// The check whose failure it tolerates.
+    pub check: CheckId,
+    /// What the runtime does with the violation, for the report.
+    pub runtime_does: &'static str,
+    /// Where it comes from (source file at the pinned commit, research note).
+    pub source: &'static str,
+    /// Which failures of the check it covers (some checks guard several rules).
+    #[serde(skip)]
+    pub covers: fn(&Failure) -> bool,
+}
+
+fn profile_name<S: serde::Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.name())
+}
+
+fn any(_: &Failure) -> bool {
+    true
+}
+
+/// `both result and error`, as the envelope check words it.
+fn both(f: &Failure) -> bool {
+    matches!(f, Failure::Mismatch { actual, .. } if actual == "both")
+}
+
+/// A score that is a number, only out of range (not missing, not a string).
+fn numeric_score(f: &Failure) -> bool {
+    matches!(f, Failure::Mismatch { actual, .. } if actual.starts_with("number "))
+}
+
+use Profile::{PicoclawCf67dd3 as PICO, Promptkit86d9f36 as PK, Runok031 as RUNOK};
+
+/// Every tolerance proctor knows. `proctor checks` prints them.
+pub static TOLERANCES: &[Tolerance] = &[
+    Tolerance {
+        id: "runok.ignores-reply-id",
+        profile: RUNOK,
+        check: "JSONRPC-ID-ECHO",
+        runtime_does: "runok ignores the id: your reply is used anyway",
+        source: "src/exec/extension_runner.rs (the response is decoded without its id); research picoclaw-runok.md part B",
+        covers: any,
+    },
+    Tolerance {
+        id: "runok.ignores-jsonrpc",
+        profile: RUNOK,
+        check: "JSONRPC-VERSION",
+        runtime_does: "runok ignores `jsonrpc`: your reply is used anyway",
+        source: "src/exec/extension_runner.rs (the response is decoded without jsonrpc); research picoclaw-runok.md part B",
+        covers: any,
+    },
+    Tolerance {
+        id: "promptkit.server-ignores-jsonrpc",
+        profile: PK,
+        check: "JSONRPC-VERSION",
+        runtime_does: "PromptKit never reads `jsonrpc`: your reply is used anyway",
+        source: "runtime/tools/server_executor.go parseJSONRPCResponse; research promptkit.md §1.3.2",
+        covers: any,
+    },
+    Tolerance {
+        id: "promptkit.server-error-before-result",
+        profile: PK,
+        check: "JSONRPC-RESULT-XOR-ERROR",
+        runtime_does: "PromptKit reads `error` first: the call fails with your error and the result is ignored",
+        source: "runtime/tools/server_executor.go parseJSONRPCResponse (error is checked before result); research promptkit.md §1.3.2",
+        covers: both,
+    },
+    Tolerance {
+        id: "promptkit.eval-score-unclamped",
+        profile: PK,
+        check: "EVAL-SCORE",
+        runtime_does: "PromptKit uses the score as it is, unclamped",
+        source: "runtime/evals/handlers/exec_handler.go (score copied without a range check); research promptkit.md §1.6",
+        covers: numeric_score,
+    },
+    Tolerance {
+        id: "picoclaw.ignores-jsonrpc",
+        profile: PICO,
+        check: "JSONRPC-VERSION",
+        runtime_does: "PicoClaw never reads `jsonrpc`: your reply is used anyway",
+        source: "pkg/agent/hook_process.go readLoop (processHookRPCMessage is matched by id only); research picoclaw-runok.md, reading stdout",
+        covers: any,
+    },
+    Tolerance {
+        id: "picoclaw.error-wins",
+        profile: PICO,
+        check: "JSONRPC-RESULT-XOR-ERROR",
+        runtime_does: "PicoClaw takes the `error` and ignores the result",
+        source: "pkg/agent/hook_process.go readLoop (if a line has both result and error, error wins); research picoclaw-runok.md, reading stdout",
+        covers: both,
+    },
+    Tolerance {
+        id: "picoclaw.skips-undecodable-lines",
+        profile: PICO,
+        check: "FRAMING-NO-STRAY-OUTPUT",
+        runtime_does: "PicoClaw logs a warning and skips a line it cannot decode",
+        source: "pkg/agent/hook_process.go readLoop (a decode error is logged and the line skipped); research picoclaw-runok.md, reading stdout",
+        covers: any,
+    },
+    Tolerance {
+        id: "picoclaw.drops-stale-replies",
+        profile: PICO,
+        check: "JSONRPC-NO-DUPLICATE-REPLY",
+        runtime_does: "PicoClaw matches replies by id and silently drops one whose id it no longer waits for",
+        source: "pkg/agent/hook_process.go readLoop (an unknown id is dropped); research picoclaw-runok.md, reading stdout",
+        covers: any,
+    },
+];
+
+/// Whether `profile`'s runtime reads a reply carrying both `result` and
+/// `error` as the error (the tolerances `promptkit.server-error-before-result`
+/// and `picoclaw.error-wins`), so the rest of the run judges it as one.
+pub fn reads_error_first(profile: Profile) -> bool {
+    // Both tolerances of this check say the runtime takes the error.
+    TOLERANCES.iter().any(|t| t.profile == profile && t.check == "JSONRPC-RESULT-XOR-ERROR")
+}
+
+/// The tolerance `profile` has for `failure` of `check`, if any.
+pub fn tolerated(profile: Profile, check: CheckId, failure: &Failure) -> Option<&'static Tolerance> {
+    TOLERANCES.iter().find(|t| t.profile == profile && t.check == check && (t.covers)(failure))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tolerance_names_a_real_check_under_a_runtime_profile() {
+        for t in TOLERANCES {
+            assert!(super::super::lookup(t.check).is_some(), "{}: no check {}", t.id, t.check);
+            assert_ne!(t.profile, Profile::Documented, "{}: documented enforces every documented rule", t.id);
+            assert!(t.id.starts_with(t.profile.name().split('@').next().unwrap()), "{}", t.id);
+        }
+    }
+}

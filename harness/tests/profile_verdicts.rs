@@ -1,0 +1,165 @@
+//! Each profile's verdict answers "does it work in that runtime today?". A
+//! documented rule a runtime does not enforce fails under `documented` and
+//! is a warning under the runtime's profile that says what the runtime does
+//! (a tolerance); replies are attributed as each runtime attributes them.
+
+mod common;
+
+use common::{certify_json, mock, problems, results};
+use proctor_conformance::check::tolerance::TOLERANCES;
+use serde_json::Value;
+
+/// One tolerance: a plugin that breaks the rule, and the check it breaks.
+struct Row {
+    tolerance: &'static str,
+    certify: &'static [&'static str],
+    protocol: &'static str,
+    mock: &'static [&'static str],
+    check: &'static str,
+}
+
+const ROWS: &[Row] = &[
+    Row {
+        tolerance: "runok.ignores-reply-id",
+        certify: &["--protocol", "runok-extension"],
+        protocol: "runok-extension",
+        mock: &["--fault", "wrong-id"],
+        check: "JSONRPC-ID-ECHO",
+    },
+    Row {
+        tolerance: "runok.ignores-jsonrpc",
+        certify: &["--protocol", "runok-extension"],
+        protocol: "runok-extension",
+        mock: &["--fault", "no-jsonrpc"],
+        check: "JSONRPC-VERSION",
+    },
+    Row {
+        tolerance: "promptkit.server-ignores-jsonrpc",
+        certify: &["--protocol", "promptkit-server"],
+        protocol: "promptkit-server",
+        mock: &["--fault", "no-jsonrpc"],
+        check: "JSONRPC-VERSION",
+    },
+    Row {
+        tolerance: "promptkit.server-error-before-result",
+        certify: &["--protocol", "promptkit-server"],
+        protocol: "promptkit-server",
+        mock: &["--fault", "both-result-error"],
+        check: "JSONRPC-RESULT-XOR-ERROR",
+    },
+    Row {
+        tolerance: "promptkit.eval-score-unclamped",
+        certify: &["--protocol", "promptkit-exec", "--role", "eval"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "eval", "--fault", "score-out-of-range"],
+        check: "EVAL-SCORE",
+    },
+    Row {
+        tolerance: "picoclaw.ignores-jsonrpc",
+        certify: &["--protocol", "picoclaw-hook"],
+        protocol: "picoclaw-hook",
+        mock: &["--fault", "no-jsonrpc"],
+        check: "JSONRPC-VERSION",
+    },
+    Row {
+        tolerance: "picoclaw.skips-undecodable-lines",
+        certify: &["--protocol", "picoclaw-hook"],
+        protocol: "picoclaw-hook",
+        mock: &["--fault", "log-line"],
+        check: "FRAMING-NO-STRAY-OUTPUT",
+    },
+    Row {
+        tolerance: "picoclaw.drops-stale-replies",
+        certify: &["--protocol", "picoclaw-hook"],
+        protocol: "picoclaw-hook",
+        mock: &["--fault", "duplicate-id"],
+        check: "JSONRPC-NO-DUPLICATE-REPLY",
+    },
+];
+
+fn status_of(report: &Value, check: &str) -> Vec<(String, String, Option<String>)> {
+    results(report, check)
+        .iter()
+        .map(|c| {
+            (
+                c["profile"].as_str().unwrap().to_string(),
+                c["status"].as_str().unwrap().to_string(),
+                c["tolerated"].as_str().map(String::from),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_tolerance_warns_under_its_runtime_and_fails_the_documents() {
+    for row in ROWS {
+        let (code, report, _) = certify_json(row.certify, &mock(row.protocol, row.mock));
+        let runtime = report["profiles"][1].as_str().unwrap().to_string();
+        let what = format!("{} ({:?})", row.tolerance, row.mock);
+        assert_eq!(code, 1, "{what}: the documented verdict still fails the run:\n{}", problems(&report));
+        assert_eq!(
+            status_of(&report, row.check),
+            [("documented".into(), "fail".into(), None), (runtime.clone(), "warn".into(), Some(row.tolerance.to_string()))],
+            "{what}:\n{}",
+            problems(&report)
+        );
+        assert_eq!(report["profile_verdicts"]["documented"], "nonconformant", "{what}");
+        assert_eq!(report["profile_verdicts"][&runtime], "conformant", "{what}:\n{}", problems(&report));
+        // Nothing else is blamed: the rule broken is the only failure.
+        let failing: Vec<&str> =
+            report["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").map(|c| c["id"].as_str().unwrap()).collect();
+        assert_eq!(failing, [row.check], "{what}:\n{}", problems(&report));
+    }
+    let missing: Vec<&str> = TOLERANCES.iter().map(|t| t.id).filter(|id| !ROWS.iter().any(|r| r.tolerance == *id)).collect();
+    // picoclaw.error-wins: a hook answering both fails its handshake there (PicoClaw reads the error), see below.
+    assert_eq!(missing, ["picoclaw.error-wins"], "tolerances without a plugin that shows them");
+}
+
+#[test]
+fn an_error_wins_reply_is_judged_as_the_error_picoclaw_reads() {
+    // Both result and error on every reply: PicoClaw takes the error, so the
+    // handshake fails there; the envelope rule itself is only a warning.
+    let (code, report, _) = certify_json(&["--protocol", "picoclaw-hook"], &mock("picoclaw-hook", &["--fault", "both-result-error"]));
+    assert_eq!(code, 1);
+    assert_eq!(
+        status_of(&report, "JSONRPC-RESULT-XOR-ERROR"),
+        [("documented".into(), "fail".into(), None), ("picoclaw@cf67dd3".into(), "warn".into(), Some("picoclaw.error-wins".into()))]
+    );
+    assert_eq!(report["profile_verdicts"]["picoclaw@cf67dd3"], "nonconformant");
+    let handshake = status_of(&report, "LIFECYCLE-HANDSHAKE");
+    assert_eq!(handshake[1], ("picoclaw@cf67dd3".into(), "fail".into(), None), "{}", problems(&report));
+}
+
+#[test]
+fn a_duplicate_reply_is_its_own_finding_never_the_next_answer() {
+    // Every reply written twice. Before replies were matched by id, the
+    // duplicate was taken as the answer to the next request and blamed on
+    // JSONRPC-ID-ECHO, JSONRPC-UNKNOWN-METHOD and PICOCLAW-APPROVE-BOOLEAN.
+    let (_, report, _) = certify_json(&["--protocol", "picoclaw-hook"], &mock("picoclaw-hook", &["--fault", "duplicate-id"]));
+    for check in ["JSONRPC-ID-ECHO", "JSONRPC-UNKNOWN-METHOD", "PICOCLAW-APPROVE-BOOLEAN", "ROBUST-SEQUENTIAL"] {
+        assert!(status_of(&report, check).iter().all(|(_, s, _)| s == "pass"), "{check}:\n{}", problems(&report));
+    }
+    let message = results(&report, "JSONRPC-NO-DUPLICATE-REPLY")[0]["message"].as_str().unwrap();
+    assert_eq!(message, "a second reply to request 1, while request 2 waited");
+
+    // PromptKit server mode reads one line per call: there the duplicate
+    // really is taken as the next call's reply.
+    let (_, report, _) = certify_json(&["--protocol", "promptkit-server"], &mock("promptkit-server", &["--fault", "duplicate-id"]));
+    assert_eq!(status_of(&report, "JSONRPC-NO-DUPLICATE-REPLY"), [("documented".into(), "fail".into(), None)]);
+    assert_eq!(status_of(&report, "JSONRPC-ID-ECHO")[1], ("promptkit@86d9f36".into(), "fail".into(), None), "{}", problems(&report));
+    assert_eq!(report["profile_verdicts"]["promptkit@86d9f36"], "nonconformant");
+}
+
+#[test]
+fn the_text_report_says_the_verdict_per_profile_in_words() {
+    let out = std::process::Command::new(common::proctor())
+        .current_dir(common::repo_root())
+        .args(["certify", "--no-progress", "--protocol", "runok-extension", "--"])
+        .args(mock("runok-extension", &["--fault", "wrong-id"]))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("  documented           nonconformant\n  runok@0.3.1          conformant\n"), "{text}");
+    assert!(text.ends_with("works with runok@0.3.1 today; breaks the documented protocol: JSONRPC-ID-ECHO\n"), "{text}");
+    assert!(text.contains("FAIL JSONRPC-ID-ECHO (documented, runok@0.3.1 tolerates it)"), "{text}");
+}
