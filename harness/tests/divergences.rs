@@ -104,6 +104,15 @@ fn observe(id: &str) {
             assert!(!results(&pk, "FRAMING-LINE-SIZE").is_empty());
             assert!(results(&doc, "FRAMING-LINE-SIZE").is_empty(), "the documents set no limit");
         }
+        "promptkit.server-one-line-per-call" => {
+            // Each reply written twice: PromptKit takes the copy as the next call's reply.
+            let (_, pk) = recorded("promptkit-server", None, "promptkit@86d9f36", &["--fault", "duplicate-id"]);
+            let (_, doc) = recorded("promptkit-server", None, "documented", &["--fault", "duplicate-id"]);
+            assert!(results(&pk, "JSONRPC-ID-ECHO").iter().any(|c| c["status"] == "fail"), "{}", common::problems(&pk));
+            assert!(results(&pk, "JSONRPC-NO-DUPLICATE-REPLY").is_empty(), "PromptKit cannot tell a copy from a reply");
+            assert!(results(&doc, "JSONRPC-ID-ECHO").iter().all(|c| c["status"] == "pass"), "{}", common::problems(&doc));
+            assert!(results(&doc, "JSONRPC-NO-DUPLICATE-REPLY").iter().any(|c| c["status"] == "fail"));
+        }
         "picoclaw.runtime-event-notification" => {
             let (rt, _) = recorded("picoclaw-hook", None, "picoclaw@cf67dd3", &[]);
             let (doc, _) = recorded("picoclaw-hook", None, "documented", &[]);

@@ -55,6 +55,13 @@ const ROWS: &[Row] = &[
         check: "EVAL-SCORE",
     },
     Row {
+        tolerance: "promptkit.invalid-utf8-replaced",
+        certify: &["--protocol", "promptkit-exec", "--role", "tool"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "tool", "--fault", "invalid-utf8"],
+        check: "FRAMING-UTF8",
+    },
+    Row {
         tolerance: "picoclaw.ignores-jsonrpc",
         certify: &["--protocol", "picoclaw-hook"],
         protocol: "picoclaw-hook",
@@ -105,14 +112,26 @@ fn every_tolerance_warns_under_its_runtime_and_fails_the_documents() {
         );
         assert_eq!(report["profile_verdicts"]["documented"], "nonconformant", "{what}");
         assert_eq!(report["profile_verdicts"][&runtime], "conformant", "{what}:\n{}", problems(&report));
-        // Nothing else is blamed: the rule broken is the only failure.
-        let failing: Vec<&str> =
-            report["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").map(|c| c["id"].as_str().unwrap()).collect();
+        // Nothing else is blamed: the rule broken is the only real failure
+        // (under `documented` an unreadable answer leaves later checks untestable).
+        let failing: Vec<&str> = report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["status"] == "fail" && c["detail"]["outcome"] == "fail")
+            .map(|c| c["id"].as_str().unwrap())
+            .collect();
         assert_eq!(failing, [row.check], "{what}:\n{}", problems(&report));
     }
     let missing: Vec<&str> = TOLERANCES.iter().map(|t| t.id).filter(|id| !ROWS.iter().any(|r| r.tolerance == *id)).collect();
     // picoclaw.error-wins: a hook answering both fails its handshake there (PicoClaw reads the error), see below.
-    assert_eq!(missing, ["picoclaw.error-wins"], "tolerances without a plugin that shows them");
+    // The mock's invalid bytes land inside the status or action, which the runtime then rejects:
+    // see the plugin below for runok; a unit test holds PicoClaw's (conformance check::tolerance).
+    assert_eq!(
+        missing,
+        ["picoclaw.invalid-utf8-replaced", "runok.invalid-utf8-lossy", "picoclaw.error-wins"],
+        "tolerances without a plugin that shows them"
+    );
 }
 
 #[test]
@@ -162,4 +181,23 @@ fn the_text_report_says_the_verdict_per_profile_in_words() {
     assert!(text.contains("  documented           nonconformant\n  runok@0.3.1          conformant\n"), "{text}");
     assert!(text.ends_with("works with runok@0.3.1 today; breaks the documented protocol: JSONRPC-ID-ECHO\n"), "{text}");
     assert!(text.contains("FAIL JSONRPC-ID-ECHO (documented, runok@0.3.1 tolerates it)"), "{text}");
+}
+
+#[test]
+fn invalid_utf8_in_a_message_is_read_by_runok() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("latin1.sh");
+    // "café" in Latin-1: one byte that is not UTF-8, in an optional message.
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncat >/dev/null\nprintf '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"allow\",\"message\":\"caf\\351\"}}'\n",
+    )
+    .unwrap();
+    let (code, report, _) = certify_json(&["--protocol", "runok-extension"], &["sh".into(), script.display().to_string()]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        status_of(&report, "FRAMING-UTF8"),
+        [("documented".into(), "fail".into(), None), ("runok@0.3.1".into(), "warn".into(), Some("runok.invalid-utf8-lossy".into()))]
+    );
+    assert_eq!(report["profile_verdicts"]["runok@0.3.1"], "conformant", "{}", problems(&report));
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::check::{Evidence, Failure, last_bytes};
+use crate::check::{Evidence, Failure, last_bytes, tolerance};
 use crate::client::{OneShotReply, one_shot};
 use crate::framing::{Document, ReplyBody, Violation, parse_envelope, read_document};
 use crate::protocol::{Family, Profile, Role, promptkit_exec, runok_extension, wire};
@@ -308,7 +308,13 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
 
     let doc: Document = read_document(&c.bytes);
     super::observe::document(rec, &doc, &evidence);
-    let readable = doc.is_clean() && doc.value.is_some();
+    // What this profile's runtime can still read: a pretty-printed document,
+    // and (for the runtimes, which decode lossily) invalid UTF-8.
+    let lossy = tolerance::reads_invalid_utf8(profile);
+    let readable_anyway = |v: &Violation| matches!(v, Violation::MultiLine { .. }) || (lossy && matches!(v, Violation::NotUtf8 { .. }));
+    let unreadable = |v: &&Violation| !readable_anyway(v);
+    let clean = !doc.violations.iter().any(|v| unreadable(&v));
+    let readable = clean && doc.value.is_some();
     if readable && exit.success() {
         rec.pass("LIFECYCLE-EXIT-ZERO", evidence.clone());
     } else if !exit.success() && family == Family::PromptkitExec {
@@ -319,9 +325,9 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
         return Answer::unusable(family, role, crash());
     }
     let value = match doc.value {
-        Some(value) if doc.is_clean() => value,
+        Some(value) if clean => value,
         _ => {
-            let why = match doc.violations.iter().find(|v| !matches!(v, Violation::MultiLine { .. })) {
+            let why = match doc.violations.iter().find(unreadable) {
                 Some(violation) => Failure::Framing { violation: violation.clone() },
                 None if exit.success() => Failure::Missing { what: "an answer on stdout (it exited 0 having written none)".into() },
                 None => crash(),

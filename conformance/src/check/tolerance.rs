@@ -95,6 +95,30 @@ pub static TOLERANCES: &[Tolerance] = &[
         covers: numeric_score,
     },
     Tolerance {
+        id: "promptkit.invalid-utf8-replaced",
+        profile: PK,
+        check: "FRAMING-UTF8",
+        runtime_does: "Go's encoding/json reads the reply and turns the invalid bytes into U+FFFD",
+        source: "Go encoding/json Unmarshal (invalid UTF-8 in strings decodes as U+FFFD), used by runtime/tools; research promptkit.md §1.1",
+        covers: any,
+    },
+    Tolerance {
+        id: "picoclaw.invalid-utf8-replaced",
+        profile: PICO,
+        check: "FRAMING-UTF8",
+        runtime_does: "Go's encoding/json reads the reply and turns the invalid bytes into U+FFFD",
+        source: "Go encoding/json Unmarshal in pkg/agent/hook_process.go readLoop",
+        covers: any,
+    },
+    Tolerance {
+        id: "runok.invalid-utf8-lossy",
+        profile: RUNOK,
+        check: "FRAMING-UTF8",
+        runtime_does: "runok reads stdout with String::from_utf8_lossy: your reply is used, the invalid bytes become U+FFFD",
+        source: "src/exec/extension_runner.rs (String::from_utf8_lossy before parsing); research picoclaw-runok.md; interop/runok",
+        covers: any,
+    },
+    Tolerance {
         id: "picoclaw.ignores-jsonrpc",
         profile: PICO,
         check: "JSONRPC-VERSION",
@@ -136,6 +160,12 @@ pub fn reads_error_first(profile: Profile) -> bool {
     TOLERANCES.iter().any(|t| t.profile == profile && t.check == "JSONRPC-RESULT-XOR-ERROR")
 }
 
+/// Whether `profile`'s runtime reads output holding invalid UTF-8 (lossily),
+/// so such a one-shot answer is still the answer it acts on.
+pub fn reads_invalid_utf8(profile: Profile) -> bool {
+    TOLERANCES.iter().any(|t| t.profile == profile && t.check == "FRAMING-UTF8")
+}
+
 /// The tolerance `profile` has for `failure` of `check`, if any.
 pub fn tolerated(profile: Profile, check: CheckId, failure: &Failure) -> Option<&'static Tolerance> {
     TOLERANCES.iter().find(|t| t.profile == profile && t.check == check && (t.covers)(failure))
@@ -152,5 +182,25 @@ mod tests {
             assert_ne!(t.profile, Profile::Documented, "{}: documented enforces every documented rule", t.id);
             assert!(t.id.starts_with(t.profile.name().split('@').next().unwrap()), "{}", t.id);
         }
+    }
+
+    #[test]
+    fn what_each_runtime_reads_anyway() {
+        let utf8 = Failure::Framing { violation: crate::framing::Violation::NotUtf8 { offset: 3 } };
+        for profile in [PK, PICO, RUNOK] {
+            assert!(tolerated(profile, "FRAMING-UTF8", &utf8).is_some(), "{profile}");
+            assert!(reads_invalid_utf8(profile), "{profile}");
+        }
+        assert!(tolerated(Profile::Documented, "FRAMING-UTF8", &utf8).is_none());
+        let both = Failure::Mismatch { path: "$".into(), expected: "exactly one of result and error".into(), actual: "both".into() };
+        let neither = Failure::Mismatch { path: "$".into(), expected: "exactly one of result and error".into(), actual: "neither".into() };
+        assert_eq!(tolerated(PICO, "JSONRPC-RESULT-XOR-ERROR", &both).map(|t| t.id), Some("picoclaw.error-wins"));
+        assert!(tolerated(PICO, "JSONRPC-RESULT-XOR-ERROR", &neither).is_none(), "neither is not read as anything");
+        assert!(reads_error_first(PK) && reads_error_first(PICO) && !reads_error_first(RUNOK));
+        let range = Failure::Mismatch { path: "$.score".into(), expected: "a number between 0 and 1".into(), actual: "number 1.5".into() };
+        let text =
+            Failure::Mismatch { path: "$.score".into(), expected: "a number between 0 and 1".into(), actual: "string \"0.5\"".into() };
+        assert!(tolerated(PK, "EVAL-SCORE", &range).is_some());
+        assert!(tolerated(PK, "EVAL-SCORE", &text).is_none(), "a string score is read as 0");
     }
 }
