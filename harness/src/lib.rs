@@ -11,6 +11,7 @@
 //! - [`record`]: what a run produces: the transcript and the summary.
 //! - [`scenario`]: the scenario format, loader and discovery.
 //! - [`report`]: one renderer per output format, all from the same report.
+//! - [`certificate`]: a certification tied to the SHA-256 of the certified files, and its badge.
 //! - [`interrupt`]: kill every plugin when proctor itself is interrupted.
 //! - [`output`]: terminal colour decisions and atomic report files.
 //! - [`verify`]: judge a runtime from its mock plugins' records and the LLM journal.
@@ -18,6 +19,7 @@
 //! The protocol work lives in `proctor-conformance`; the scripted peers in
 //! `proctor-mocks`.
 
+pub mod certificate;
 pub mod cli;
 pub mod context;
 pub mod interrupt;

@@ -239,6 +239,7 @@ const ROWS: &[Row] = &[
     row("late-reply", RPC, Fails(DEADLINE)),
     // Only generated arguments carry a quote; the built-in probes do not.
     row("crash-on-quote", &[EXEC, SERVER, PICO], Fails(&[("ROBUST-FUZZ", "crash")])).certify(FUZZ),
+    row("only-marked", ALL, Harmless("a modifier: alone it changes nothing, it only holds the other semantic faults back from unmarked requests")),
 ];
 
 /// One (fault, family) pair to run.

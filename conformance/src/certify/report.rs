@@ -7,7 +7,7 @@ use crate::check::{CheckId, Evidence, Group, Level, Outcome, Status, tolerance};
 use crate::protocol::Profile;
 
 /// The overall verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// No `must` check failed.

@@ -12,6 +12,7 @@ use proctor_conformance::protocol::{Family, Profile, Role};
 use proctor_conformance::transport::{Deadlines, PluginCommand};
 
 use super::{CertifyArgs, UsageError, runtime};
+use crate::certificate::Certificate;
 use crate::output;
 use crate::report::{Format, render};
 
@@ -76,6 +77,16 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     match &args.output {
         Some(path) => output::write_atomically(path, rendered.as_bytes())?,
         None => print!("{rendered}"),
+    }
+    if args.certificate.is_some() || args.badge.is_some() {
+        let cwd = std::env::current_dir()?;
+        let certificate = Certificate::of(&report, &cwd)?;
+        if let Some(path) = &args.certificate {
+            output::write_atomically(path, serde_json::to_string_pretty(&certificate)?.as_bytes())?;
+        }
+        if let Some(path) = &args.badge {
+            output::write_atomically(path, serde_json::to_string_pretty(&certificate.badge())?.as_bytes())?;
+        }
     }
     Ok(match report.verdict {
         Verdict::Conformant => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! The command line: clap definitions, one module per subcommand, and the
 //! exit code as a function of the outcome.
 
+mod certificate;
 mod certify;
 mod checks;
 mod load;
@@ -49,6 +50,9 @@ enum Command {
     Certify(CertifyArgs),
     /// Print the check catalogue and the wire-fidelity profiles.
     Checks(ChecksArgs),
+    /// Work with certificates written by `proctor certify --certificate FILE`.
+    #[command(subcommand)]
+    Certificate(certificate::CertificateCommand),
     /// Run as a scripted plugin, well-behaved or misbehaving on purpose.
     ///
     /// Point a runtime (or `proctor certify`) at this command to see how it
@@ -152,6 +156,15 @@ struct CertifyArgs {
     /// A YAML file of extra requests with the decision each must get.
     #[arg(long, value_name = "FILE")]
     cases: Option<PathBuf>,
+    /// Write a certificate to FILE: every check's outcome, the command line,
+    /// and the SHA-256 of the plugin's executable and of every file named on
+    /// its command line. `proctor certificate check FILE` tells later whether
+    /// those bytes changed since.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
+    /// Write a shields.io endpoint badge to FILE ("conformant · runok@0.3.1").
+    #[arg(long, value_name = "FILE")]
+    badge: Option<PathBuf>,
     /// Capabilities the plugin must be seen using, comma-separated: deny,
     /// pending, modify, respond, error (those its role has).
     ///
@@ -278,6 +291,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Certify(args) => certify::run(args),
         Command::Checks(args) => checks::run(args),
+        Command::Certificate(command) => certificate::run(command),
         Command::MockPlugin(args) => mock_plugin::run(args),
         Command::MockProvider(args) => mock_provider::run(args),
         Command::Run(args) => run::main(args),

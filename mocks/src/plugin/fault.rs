@@ -187,7 +187,8 @@ impl Fault {
     /// Whether the fault changes anything for a plugin of `family` playing `role`.
     ///
     /// `false` means the mock behaves exactly as without the fault, so a check
-    /// cannot be expected to fail.
+    /// cannot be expected to fail. (`only-marked` is the exception: it is
+    /// listed everywhere so the fault corpus runs it alone, as harmless.)
     pub fn applies_to(self, family: Family, role: Role) -> bool {
         use Fault::*;
         let one_shot = family.transport() == Transport::OneShot;
@@ -204,7 +205,8 @@ impl Fault {
             Hang | StderrFlood | StdoutFlood => true,
             StrictFields => !silent,
             CrashOnQuote => matches!(role, Role::Tool | Role::ToolMode | Role::Approve),
-            OnlyMarked => false,
+            // A modifier: the fault corpus holds that alone it is harmless.
+            OnlyMarked => true,
             ToolEmpty | ToolBoth => role == Role::Tool,
             PendingNoReason => family == Family::PromptkitExec && role == Role::Tool,
             ScoreOutOfRange | ScoreString => role == Role::Eval,
