@@ -11,6 +11,7 @@
 //! - [`record`]: what a run produces: the transcript and the summary.
 //! - [`scenario`]: the scenario format, loader and discovery.
 //! - [`report`]: one renderer per output format, all from the same report.
+//! - [`baseline`]: failures an author accepted for now; stale entries fail the run.
 //! - [`certificate`]: a certification tied to the SHA-256 of the certified files, and its badge.
 //! - [`interrupt`]: kill every plugin when proctor itself is interrupted.
 //! - [`output`]: terminal colour decisions and atomic report files.
@@ -19,6 +20,7 @@
 //! The protocol work lives in `proctor-conformance`; the scripted peers in
 //! `proctor-mocks`.
 
+pub mod baseline;
 pub mod certificate;
 pub mod cli;
 pub mod context;

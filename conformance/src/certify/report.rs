@@ -27,6 +27,8 @@ pub struct Summary {
     pub warnings: usize,
     /// Checks skipped because the plugin does not claim what they need.
     pub skipped: usize,
+    /// Failures the baseline lists as known (they do not fail the run).
+    pub expected_failures: usize,
     /// Exchanges with the plugin (or, for verify, records and journal
     /// entries) the verdict rests on. Never 0 in a report that passed.
     pub exchanges: usize,
@@ -89,6 +91,13 @@ pub struct Report {
     pub profile_verdicts: Vec<(String, Verdict)>,
     /// Counts.
     pub summary: Summary,
+    /// What was selected when not every check was (`--check`, `--skip-check`,
+    /// `--strict`), in words for the header.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<String>,
+    /// Baseline entries that no longer match a failure: each fails the run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stale_baseline: Vec<String>,
     /// Every check result, grouped by profile, in catalogue order.
     pub checks: Vec<CheckResult>,
 }
@@ -101,31 +110,66 @@ impl Report {
         for c in &mut checks {
             c.tolerate();
         }
-        let mut summary = Summary::default();
-        for c in &checks {
-            match c.status {
-                Status::Pass => summary.passed += 1,
-                Status::Fail => summary.failed += 1,
-                Status::Warn => summary.warnings += 1,
-                Status::Skip => summary.skipped += 1,
-            }
-        }
-        let verdict_of = |failed: bool| if failed { Verdict::Nonconformant } else { Verdict::Conformant };
-        let profile_verdicts =
-            profiles.iter().map(|p| (p.clone(), verdict_of(checks.iter().any(|c| &c.profile == p && c.status == Status::Fail)))).collect();
-        let verdict = verdict_of(summary.failed > 0);
-        Report {
+        let mut report = Report {
             proctor_version: env!("CARGO_PKG_VERSION"),
             title: None,
             protocol,
             role,
             profiles,
             command,
-            verdict,
-            profile_verdicts,
-            summary,
+            verdict: Verdict::Conformant,
+            profile_verdicts: Vec::new(),
+            summary: Summary::default(),
+            selection: None,
+            stale_baseline: Vec::new(),
             checks,
+        };
+        report.recount();
+        report
+    }
+
+    /// Derives the summary and the verdicts from the checks again, after a
+    /// selection, `--strict` or a baseline changed them. A stale baseline
+    /// entry fails the run like a failed check.
+    pub fn recount(&mut self) {
+        let exchanges = self.summary.exchanges;
+        let mut summary = Summary { exchanges, ..Summary::default() };
+        for c in &self.checks {
+            match c.status {
+                Status::Pass => summary.passed += 1,
+                Status::Fail => summary.failed += 1,
+                Status::Warn => summary.warnings += 1,
+                Status::Skip => summary.skipped += 1,
+                Status::ExpectedFailure => summary.expected_failures += 1,
+            }
         }
+        let verdict_of = |failed: bool| if failed { Verdict::Nonconformant } else { Verdict::Conformant };
+        let checks = &self.checks;
+        self.profile_verdicts = self
+            .profiles
+            .iter()
+            .map(|p| (p.clone(), verdict_of(checks.iter().any(|c| &c.profile == p && c.status == Status::Fail))))
+            .collect();
+        self.verdict = verdict_of(summary.failed > 0 || !self.stale_baseline.is_empty());
+        self.summary = summary;
+    }
+
+    /// Keeps only the checks `keep` selects, saying so in the header.
+    pub fn select(&mut self, keep: impl Fn(&str) -> bool, described: String) {
+        self.checks.retain(|c| keep(c.id));
+        self.selection = Some(described);
+        self.recount();
+    }
+
+    /// `--strict`: a failed `should` check fails the run. A tolerated failure
+    /// stays a warning: the runtime really does accept it.
+    pub fn make_strict(&mut self) {
+        for c in &mut self.checks {
+            if c.status == Status::Warn && c.tolerated.is_none() {
+                c.status = Status::Fail;
+            }
+        }
+        self.recount();
     }
 
     /// The verdict in words, per profile: "works with runok@0.3.1 today;

@@ -187,6 +187,9 @@ pub enum Status {
     Warn,
     /// Not applicable to what the plugin claims.
     Skip,
+    /// A failure the author's baseline lists as known and accepted: reported,
+    /// but it does not fail the run.
+    ExpectedFailure,
 }
 
 impl Status {
@@ -197,6 +200,7 @@ impl Status {
             Status::Fail => "fail",
             Status::Warn => "warn",
             Status::Skip => "skip",
+            Status::ExpectedFailure => "expected_failure",
         }
     }
 }

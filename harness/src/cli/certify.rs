@@ -29,6 +29,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         cases.check_applicable(family, &roles, path).map_err(|e| UsageError(e.to_string()))?;
     }
     let fuzz = fuzz_options(&args, family, &roles)?;
+    let baseline = args.judging.validate()?;
     let require = match &args.require {
         Some(list) => Capability::parse_list(list, family, &roles).map_err(UsageError)?,
         None => Vec::new(),
@@ -62,9 +63,10 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     if show_progress {
         eprint!("\r\x1b[2K");
     }
-    let report = report.map_err(|e| match e {
+    let mut report = report.map_err(|e| match e {
         CertifyError::Spawn(e) => UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")),
     })?;
+    args.judging.apply(&mut report, baseline.as_ref())?;
     let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();
     let mut rendered = render(&report, args.format, color);
     if let (Some(n), Format::Text) = (args.fuzz, args.format) {

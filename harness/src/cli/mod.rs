@@ -4,6 +4,7 @@
 mod certificate;
 mod certify;
 mod checks;
+mod judging;
 mod load;
 mod mock_plugin;
 mod mock_provider;
@@ -94,6 +95,8 @@ struct VerifyArgs {
     /// The scenario the runtime ran.
     #[arg(long, value_name = "FILE")]
     scenario: PathBuf,
+    #[command(flatten)]
+    judging: judging::JudgingArgs,
     /// Record files, or folders of `<plugin>.jsonl` records (from
     /// `proctor mock-plugin --record` or `proctor run --record-dir`).
     #[arg(long = "record", value_name = "PATH")]
@@ -144,6 +147,8 @@ struct CertifyArgs {
     /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension.
     #[arg(long, value_name = "FAMILY")]
     protocol: Family,
+    #[command(flatten)]
+    judging: judging::JudgingArgs,
     /// Role of the plugin. promptkit-exec: tool, eval, provider-hook, tool-hook,
     /// session-hook or eval-hook (required). picoclaw-hook: a comma list of modes
     /// from observe,llm,tool,approve (default: all four).

@@ -12,6 +12,7 @@ use crate::verify::{profile_for, read_evidence, verify};
 
 pub(super) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let scenario = load(&args.scenario).map_err(|e| UsageError(e.to_string()))?;
+    let baseline = args.judging.validate()?;
     if args.records.is_empty() && args.journal.is_none() {
         return Err(UsageError(
             "nothing to verify: give the mock plugins' records (--record DIR) and/or the mock provider's journal (--journal FILE)".into(),
@@ -22,6 +23,7 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let profile = profile_for(&scenario, args.profile.as_deref()).map_err(|e| UsageError(e.to_string()))?;
     let mut report = verify(&scenario, &evidence, profile).map_err(|e| UsageError(format!("{}: {e}", args.scenario.display())))?;
     report.title = Some(format!("proctor verify --scenario {} (what the runtime sent)", args.scenario.display()));
+    args.judging.apply(&mut report, baseline.as_ref())?;
     let rendered = render(&report, args.format, args.output.is_none() && crate::output::stdout_wants_color());
     match &args.output {
         Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,

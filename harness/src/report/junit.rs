@@ -22,7 +22,7 @@ pub fn render(report: &Report) -> String {
             };
             let status = match c.status {
                 Status::Pass | Status::Warn => TestCaseStatus::success(),
-                Status::Skip => {
+                Status::Skip | Status::ExpectedFailure => {
                     let mut s = TestCaseStatus::skipped();
                     s.set_message(c.message.clone());
                     s

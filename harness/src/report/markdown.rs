@@ -26,6 +26,12 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "- `{profile}`: {mark}");
     }
     let _ = writeln!(out, "\n{}\n", report.verdict_sentence());
+    if let Some(selection) = &report.selection {
+        let _ = writeln!(out, "Selected: {}\n", cell(selection));
+    }
+    for stale in &report.stale_baseline {
+        let _ = writeln!(out, "- ❌ {}", cell(stale));
+    }
     for profile in &report.profiles {
         let _ = writeln!(out, "### Profile `{profile}`\n\n| status | check | level | message |\n|---|---|---|---|");
         for c in report.checks.iter().filter(|c| &c.profile == profile) {
@@ -34,6 +40,7 @@ pub fn render(report: &Report) -> String {
                 Status::Fail => "❌ fail",
                 Status::Warn => "⚠️ warn",
                 Status::Skip => "⏭️ skip",
+                Status::ExpectedFailure => "🔶 expected failure",
             };
             let case = c.case.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
             let _ = writeln!(out, "| {mark} | `{}`{} | {:?} | {} |", c.id, cell(&case), c.level, cell(&c.message));

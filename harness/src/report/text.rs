@@ -24,6 +24,7 @@ impl Paint {
             Status::Fail => (AnsiColor::Red.on_default().bold(), "FAIL"),
             Status::Warn => (AnsiColor::Yellow.on_default().bold(), "WARN"),
             Status::Skip => (AnsiColor::BrightBlack.on_default(), "SKIP"),
+            Status::ExpectedFailure => (AnsiColor::Yellow.on_default(), "XFAIL"),
         };
         self.paint(style, mark)
     }
@@ -55,6 +56,9 @@ pub fn render(report: &Report, color: bool) -> String {
             );
         }
     }
+    if let Some(selection) = &report.selection {
+        let _ = writeln!(out, "{}", p.dim(&format!("selected: {}", escape(selection))));
+    }
     for profile in &report.profiles {
         let _ = writeln!(out, "\n{}", p.bold(&format!("profile {profile}")));
         let checks: Vec<&CheckResult> = report.checks.iter().filter(|c| &c.profile == profile).collect();
@@ -76,6 +80,9 @@ pub fn render(report: &Report, color: bool) -> String {
                 let _ = writeln!(out, "    {} {} {}", p.status(first.status), ids.join(", "), p.dim(&format!("({why})")));
             }
             list(&mut out, &p, Status::Pass, &in_group);
+            for c in in_group.iter().filter(|c| c.status == Status::ExpectedFailure) {
+                let _ = writeln!(out, "    {} {} {}", p.status(c.status), c.id, p.dim(&format!("({})", escape(&c.message))));
+            }
             for c in in_group.iter().filter(|c| c.status == Status::Skip) {
                 // A skip may carry a ready-to-paste case on the lines after its reason.
                 let message = escape(&c.message).replace('\n', "\n           ");
@@ -108,11 +115,12 @@ pub fn render(report: &Report, color: bool) -> String {
     }
     let _ = writeln!(
         out,
-        "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped ({} profiles, {} exchanges judged)",
+        "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped{} ({} profiles, {} exchanges judged)",
         s.passed,
         s.failed,
         s.warnings,
         s.skipped,
+        if s.expected_failures > 0 { format!(", {} expected failures (baseline)", s.expected_failures) } else { String::new() },
         report.profiles.len(),
         s.exchanges
     );
@@ -124,6 +132,9 @@ pub fn render(report: &Report, color: bool) -> String {
         let _ = writeln!(out, "  {profile:<20} {word}");
     }
     let _ = writeln!(out, "{}", report.verdict_sentence());
+    for stale in &report.stale_baseline {
+        let _ = writeln!(out, "{} {}", p.status(Status::Fail), escape(stale));
+    }
     out
 }
 

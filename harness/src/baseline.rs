@@ -1,0 +1,159 @@
+//! Baselines: the failures an author has accepted for now.
+//!
+//! A plugin author certifies by hand once, then wants the same run in CI:
+//! fail on a regression, not on a gap they know about. `--baseline FILE`
+//! lists those gaps; each listed failure is reported as an expected failure
+//! and does not fail the run. A listed check that passes again fails the run
+//! as stale, naming the line to delete, so a baseline never silently outlives
+//! the gap it excused. `--write-baseline FILE` writes one from a run.
+
+use std::path::{Path, PathBuf};
+
+use proctor_conformance::certify::Report;
+use proctor_conformance::check::{Status, lookup};
+use proctor_conformance::protocol::Profile;
+use serde::Deserialize;
+
+/// A baseline file, read.
+#[derive(Debug, Clone)]
+pub struct Baseline {
+    path: PathBuf,
+    entries: Vec<Entry>,
+}
+
+/// One accepted failure, with the line it is written on.
+#[derive(Debug, Clone)]
+struct Entry {
+    check: String,
+    profile: String,
+    case: Option<String>,
+    reason: String,
+    line: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File<T> {
+    expected_failures: Vec<T>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    check: String,
+    profile: String,
+    #[serde(default)]
+    case: Option<String>,
+    reason: String,
+}
+
+/// A baseline that cannot be used: the author's mistake, exit 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BaselineError(pub String);
+
+impl Baseline {
+    /// Reads and validates a baseline: every check id and profile must exist.
+    pub fn load(path: &Path) -> Result<Baseline, BaselineError> {
+        let text = std::fs::read_to_string(path).map_err(|e| BaselineError(format!("cannot read baseline {}: {e}", path.display())))?;
+        let name = path.display().to_string();
+        let file: File<serde_saphyr::Spanned<Written>> = serde_saphyr::from_str(&text).map_err(|e| {
+            BaselineError(format!(
+                "invalid baseline: {}\nhint: a baseline is `expected_failures:` followed by a list of {{check, profile, reason}} (write one with --write-baseline FILE)",
+                e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) })
+            ))
+        })?;
+        let mut entries = Vec::new();
+        for spanned in file.expected_failures {
+            let (line, column) = (spanned.referenced.line(), spanned.referenced.column());
+            let w = spanned.value;
+            let at = format!("{name}:{line}:{column}");
+            if lookup(&w.check).is_none() {
+                return Err(BaselineError(format!("{at}: no check `{}`; `proctor checks` lists them", w.check)));
+            }
+            if Profile::from_name(&w.profile).is_none() {
+                let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
+                return Err(BaselineError(format!("{at}: no profile `{}`; use one of: {}", w.profile, names.join(", "))));
+            }
+            if w.reason.trim().is_empty() {
+                return Err(BaselineError(format!("{at}: `reason` is empty; say why this failure is accepted")));
+            }
+            entries.push(Entry { check: w.check, profile: w.profile, case: w.case, reason: w.reason, line });
+        }
+        Ok(Baseline { path: path.to_path_buf(), entries })
+    }
+
+    /// Marks the listed failures as expected and records each entry that no
+    /// longer matches a failure as stale; then recounts the verdict.
+    pub fn apply(&self, report: &mut Report) {
+        let file = self.path.display();
+        for e in &self.entries {
+            let matches = |c: &&mut proctor_conformance::certify::CheckResult| {
+                c.id == e.check && c.profile == e.profile && (e.case.is_none() || c.case == e.case)
+            };
+            let mut judged = 0;
+            let mut failing = 0;
+            for c in report.checks.iter_mut().filter(matches) {
+                judged += 1;
+                if c.status == Status::Fail {
+                    failing += 1;
+                    c.status = Status::ExpectedFailure;
+                    c.message = format!("expected failure ({file}:{}: {}): {}", e.line, e.reason, c.message);
+                }
+            }
+            if judged > 0 && failing == 0 {
+                report.stale_baseline.push(format!(
+                    "stale baseline entry {file}:{}: {} under {} no longer fails; delete that entry",
+                    e.line, e.check, e.profile
+                ));
+            }
+        }
+        report.recount();
+    }
+
+    /// The YAML of a baseline accepting every failure of `report`.
+    pub fn write(report: &Report) -> String {
+        // Strings are written JSON-quoted, which YAML reads as double-quoted scalars.
+        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        let mut out = String::from(
+            "# proctor baseline: failures accepted for now. Each is reported as an expected failure and does not\n# fail the run; an entry whose check passes again fails the run as stale (delete it then).\nexpected_failures:",
+        );
+        let failing: Vec<_> = report.checks.iter().filter(|c| c.status == Status::Fail).collect();
+        if failing.is_empty() {
+            out.push_str(" []");
+        }
+        for c in failing {
+            let case = c.case.as_deref().map(|n| format!(", case: {}", quote(n))).unwrap_or_default();
+            out.push_str(&format!(
+                "\n  - {{check: {}, profile: {}{case}, reason: {}}}",
+                c.id,
+                quote(&c.profile),
+                quote("TODO: why this failure is accepted for now")
+            ));
+        }
+        out.push('\n');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_baseline_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.yaml");
+        std::fs::write(&path, "# note\nexpected_failures:\n  - {check: JSONRPC-ID-ECHO, profile: documented, reason: we echo strings}\n")
+            .unwrap();
+        let b = Baseline::load(&path).unwrap();
+        assert_eq!(b.entries.len(), 1);
+        assert_eq!(b.entries[0].line, 3);
+        std::fs::write(&path, "expected_failures:\n  - {check: NOPE, profile: documented, reason: x}\n").unwrap();
+        let err = Baseline::load(&path).unwrap_err().to_string();
+        assert!(err.contains("b.yaml:2:5: no check `NOPE`"), "{err}");
+        std::fs::write(&path, "expected_failures:\n  - {check: JSONRPC-ID-ECHO, profil: documented, reason: x}\n").unwrap();
+        let err = Baseline::load(&path).unwrap_err().to_string();
+        assert!(err.contains("profil") && err.contains("hint:"), "{err}");
+    }
+}

@@ -1,0 +1,115 @@
+//! Flags that change how a report is judged, shared by `certify` and
+//! `verify`: which checks count (`--check`, `--skip-check`), how strictly
+//! (`--strict`), and which failures are accepted for now (`--baseline`).
+
+use std::path::PathBuf;
+
+use proctor_conformance::certify::Report;
+use proctor_conformance::check::CATALOGUE;
+
+use super::UsageError;
+use crate::baseline::Baseline;
+use crate::output;
+
+/// The judging flags.
+#[derive(Debug, Clone, clap::Args)]
+pub(super) struct JudgingArgs {
+    /// Judge only checks matching ID (repeatable; `*` is a wildcard, e.g. `FRAMING-*`).
+    #[arg(long = "check", value_name = "ID")]
+    checks: Vec<String>,
+    /// Leave out checks matching ID (repeatable; `*` is a wildcard).
+    #[arg(long = "skip-check", value_name = "ID")]
+    skip_checks: Vec<String>,
+    /// A failed `should` check fails the run too (a tolerated failure stays a warning).
+    #[arg(long)]
+    strict: bool,
+    /// Failures accepted for now (YAML: expected_failures: [{check, profile, reason}]). A listed
+    /// failure does not fail the run; a listed check that passes again fails it as stale.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Write a baseline accepting every current failure to FILE (edit each `reason`).
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
+}
+
+impl JudgingArgs {
+    /// Checks the flags before anything runs: every pattern matches some check.
+    pub(super) fn validate(&self) -> Result<Option<Baseline>, UsageError> {
+        for pattern in self.checks.iter().chain(&self.skip_checks) {
+            if !CATALOGUE.iter().any(|c| glob(pattern, c.id)) {
+                return Err(UsageError(format!("--check/--skip-check {pattern}: matches no check; `proctor checks` lists them")));
+            }
+        }
+        self.baseline.as_deref().map(Baseline::load).transpose().map_err(|e| UsageError(e.to_string()))
+    }
+
+    /// Applies selection, strictness and the baseline to `report`, and writes
+    /// the baseline file when asked.
+    pub(super) fn apply(&self, report: &mut Report, baseline: Option<&Baseline>) -> anyhow::Result<()> {
+        if !self.checks.is_empty() || !self.skip_checks.is_empty() {
+            let (include, exclude) = (&self.checks, &self.skip_checks);
+            let keep = |id: &str| (include.is_empty() || include.iter().any(|p| glob(p, id))) && !exclude.iter().any(|p| glob(p, id));
+            let mut words = Vec::new();
+            if !include.is_empty() {
+                words.push(format!("--check {}", include.join(",")));
+            }
+            if !exclude.is_empty() {
+                words.push(format!("--skip-check {}", exclude.join(",")));
+            }
+            report.select(keep, words.join(" "));
+            if report.checks.is_empty() {
+                return Err(UsageError("the selection leaves no check that applies to this plugin: nothing would be judged".into()).into());
+            }
+        }
+        if self.strict {
+            report.make_strict();
+            report.selection = Some(match report.selection.take() {
+                Some(s) => format!("{s} --strict"),
+                None => "--strict".into(),
+            });
+        }
+        if let Some(b) = baseline {
+            b.apply(report);
+        }
+        if let Some(path) = &self.write_baseline {
+            output::write_atomically(path, Baseline::write(report).as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `id` matches `pattern`, where `*` stands for any run of characters.
+fn glob(pattern: &str, id: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == id;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !id.starts_with(first) || !id[first.len()..].ends_with(last) || id.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &id[first.len()..id.len() - last.len()];
+    for middle in &parts[1..parts.len() - 1] {
+        match rest.find(middle) {
+            Some(at) => rest = &rest[at + middle.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob;
+
+    #[test]
+    fn wildcards() {
+        assert!(glob("FRAMING-*", "FRAMING-UTF8"));
+        assert!(!glob("FRAMING-*", "JSONRPC-VERSION"));
+        assert!(glob("*-ECHO", "JSONRPC-ID-ECHO"));
+        assert!(glob("JSONRPC-*-ECHO", "JSONRPC-ID-ECHO"));
+        assert!(!glob("JSONRPC-*-ECHO", "JSONRPC-ECHO"));
+        assert!(glob("CASE-DECISION", "CASE-DECISION") && !glob("CASE", "CASE-DECISION"));
+        assert!(glob("*", "ANY"));
+    }
+}

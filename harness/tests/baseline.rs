@@ -1,0 +1,70 @@
+//! `--baseline`, `--write-baseline`, `--check`/`--skip-check` and `--strict`,
+//! through the real binary: accepted failures do not fail the run, a stale
+//! entry does, and the header says what was selected.
+
+mod common;
+
+use std::process::Command;
+
+use common::{mock, proctor, results};
+
+fn certify(dir: &std::path::Path, flags: &[&str], mock_flags: &[&str]) -> (i32, String) {
+    let out = Command::new(proctor())
+        .current_dir(dir)
+        .args(["certify", "--no-progress", "--protocol", "runok-extension"])
+        .args(flags)
+        .arg("--")
+        .args(mock("runok-extension", mock_flags))
+        .output()
+        .unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+}
+
+#[test]
+fn a_baseline_accepts_known_failures_and_fails_when_one_goes_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A wrong id: fails under documented (runok itself ignores ids).
+    let (code, _) = certify(d, &["--write-baseline", "base.yaml"], &["--fault", "wrong-id"]);
+    assert_eq!(code, 1);
+    let written = std::fs::read_to_string(d.join("base.yaml")).unwrap();
+    assert!(written.contains("  - {check: JSONRPC-ID-ECHO, profile: \"documented\", reason: \"TODO:"), "{written}");
+
+    let (code, out) = certify(d, &["--baseline", "base.yaml", "--format", "json"], &["--fault", "wrong-id"]);
+    assert_eq!(code, 0, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let echo: Vec<&str> = results(&report, "JSONRPC-ID-ECHO").iter().map(|c| c["status"].as_str().unwrap()).collect();
+    assert_eq!(echo, ["expected_failure", "warn"]);
+    assert_eq!(report["summary"]["expected_failures"], 1);
+
+    // Fixed plugin, old baseline: the entry is stale and fails the run, naming the line.
+    let (code, out) = certify(d, &["--baseline", "base.yaml"], &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("stale baseline entry base.yaml:4: JSONRPC-ID-ECHO under documented no longer fails; delete that entry"), "{out}");
+}
+
+#[test]
+fn a_baseline_naming_what_does_not_exist_is_the_authors_mistake() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("b.yaml"), "expected_failures:\n  - {check: JSONRPC-ID-ECHO, profile: runok, reason: x}\n").unwrap();
+    let (code, out) = certify(dir.path(), &["--baseline", "b.yaml"], &[]);
+    assert_eq!(code, 2);
+    assert!(out.contains("b.yaml:2:5: no profile `runok`; use one of: documented"), "{out}");
+}
+
+#[test]
+fn selection_and_strictness_show_in_the_header_and_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    // A pretty-printed answer: FRAMING-COMPACT, a `should` (warn) under both profiles.
+    let (code, out) = certify(dir.path(), &["--check", "FRAMING-*"], &["--fault", "pretty-print"]);
+    assert!(out.lines().nth(1).is_some_and(|l| l == "selected: --check FRAMING-*"), "{out}");
+    assert!(!out.contains("RUNOK-STATUS"), "only framing checks are judged:\n{out}");
+    let lenient = code;
+    let (code, out) = certify(dir.path(), &["--check", "FRAMING-*", "--strict"], &["--fault", "pretty-print"]);
+    assert!(out.contains("selected: --check FRAMING-* --strict"), "{out}");
+    assert_eq!((lenient, code), (0, 1), "--strict turns the warning into a failure:\n{out}");
+
+    let (code, out) = certify(dir.path(), &["--check", "NOPE-*"], &[]);
+    assert_eq!(code, 2);
+    assert!(out.contains("--check/--skip-check NOPE-*: matches no check"), "{out}");
+}
