@@ -104,6 +104,13 @@ fn observe(id: &str) {
             assert!(!results(&pk, "FRAMING-LINE-SIZE").is_empty());
             assert!(results(&doc, "FRAMING-LINE-SIZE").is_empty(), "the documents set no limit");
         }
+        "promptkit.exec-tool-env-only-listed" => {
+            // A tool that reads HOME, certified with an `env:` list (tests/environment.rs has the rest).
+            let clock = ["sh".to_string(), "examples/broken/home_clock_tool.sh".into()];
+            let (_, report, _) = common::certify_json(&["--protocol", "promptkit-exec", "--role", "tool", "--env", "CLOCK_FORMAT=iso"], &clock);
+            assert_eq!(report["profile_verdicts"]["documented"], "conformant", "{}", common::problems(&report));
+            assert_eq!(report["profile_verdicts"]["promptkit@86d9f36"], "nonconformant");
+        }
         "promptkit.server-one-line-per-call" => {
             // Each reply written twice: PromptKit takes the copy as the next call's reply.
             let (_, pk) = recorded("promptkit-server", None, "promptkit@86d9f36", &["--fault", "duplicate-id"]);

@@ -49,7 +49,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     }
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
-    let process = PluginProcess::spawn(&opts.command, opts.deadlines).map_err(CertifyError::Spawn)?;
+    let process = PluginProcess::spawn(&opts.command_for(profile), opts.deadlines).map_err(CertifyError::Spawn)?;
     let mut session = Session::new(process, family, profile);
     let mut run = Run { opts, profile, family, answered: 0 };
     let outcome = run.steps(&mut session, &mut rec).await;

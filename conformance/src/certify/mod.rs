@@ -41,6 +41,17 @@ pub struct Options {
     pub progress: Box<dyn Fn(&str) + Send + Sync>,
 }
 
+impl Options {
+    /// The plugin's command as `profile`'s runtime starts it: with only the
+    /// listed environment where that runtime gives no more.
+    pub fn command_for(&self, profile: Profile) -> PluginCommand {
+        let mut command = self.command.clone();
+        let role = self.roles.first().copied().unwrap_or(Role::Tool);
+        command.env_clear = !command.env.is_empty() && profile.env_only_listed(self.family, role);
+        command
+    }
+}
+
 /// Certification could not be carried out (as opposed to: the plugin failed).
 #[derive(Debug, thiserror::Error)]
 pub enum CertifyError {

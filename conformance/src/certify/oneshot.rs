@@ -57,7 +57,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     for probe in probes {
         (opts.progress)(&format!("{profile}: {}", label(&probe)));
         let bytes = render(family, role, profile, &probe, profile.oneshot_trailing_newline());
-        let ex = exchange(opts, bytes).await?;
+        let ex = exchange(opts, profile, bytes).await?;
         let answer = judge_exchange(&mut rec, &ctx, &probe, &ex);
         let readable = answer.readable();
         let decision = answer.decision;
@@ -76,7 +76,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     if rec.applies("LIFECYCLE-READS-TO-EOF") {
         (opts.progress)(&format!("{profile}: the same request with the other line ending"));
         let newline = !profile.oneshot_trailing_newline();
-        let ex = exchange(opts, render(family, role, profile, &probe, newline)).await?;
+        let ex = exchange(opts, profile, render(family, role, profile, &probe, newline)).await?;
         let (other, other_readable) = outcome_of(&mut rec, &ctx, &probe, &ex);
         let describe = |nl: bool| if nl { "with a trailing newline" } else { "without a trailing newline" };
         if (other_readable, &other) == (readable, &decision) {
@@ -100,7 +100,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     if rec.applies("ROBUST-UNKNOWN-FIELDS") {
         (opts.progress)(&format!("{profile}: a request with fields the plugin does not know"));
         let extended = Probe { phase: probe.phase.clone(), documented: with_unknown_fields(family, role, &probe.documented) };
-        let ex = exchange(opts, render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
+        let ex = exchange(opts, profile, render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
         let (got, got_readable) = outcome_of(&mut rec, &ctx, &extended, &ex);
         if (got_readable, &got) == (readable, &decision) {
             rec.pass("ROBUST-UNKNOWN-FIELDS", evidence_of(&ex));
@@ -131,7 +131,7 @@ async fn run_cases(opts: &Options, rec: &mut Recorder, ctx: &Ctx) -> Result<(), 
     for case in &cases.cases {
         (opts.progress)(&format!("{profile}: case `{}`", case.name));
         let probe = case_probe(family, role, case);
-        let ex = exchange(opts, render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
+        let ex = exchange(opts, profile, render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
         // The answer to a case is a protocol message like any other: every
         // check holds it, and names the case when it fails.
         rec.set_origin(Some(format!("case `{}`", case.name)));
@@ -220,8 +220,8 @@ fn with_unknown_fields(family: Family, role: Role, documented: &Value) -> Value 
     v
 }
 
-async fn exchange(opts: &Options, sent: Vec<u8>) -> Result<Exchange, CertifyError> {
-    one_shot(&opts.command, opts.deadlines, sent).await.map_err(CertifyError::Spawn)
+async fn exchange(opts: &Options, profile: Profile, sent: Vec<u8>) -> Result<Exchange, CertifyError> {
+    one_shot(&opts.command_for(profile), opts.deadlines, sent).await.map_err(CertifyError::Spawn)
 }
 
 /// What the runtime made of an answer that is compared rather than judged:

@@ -95,6 +95,10 @@ pub struct Report {
     /// `--strict`), in words for the header.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selection: Option<String>,
+    /// Notes for the reader about how the plugin was run (the environment a
+    /// runtime gave it, say), printed under the header.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Baseline entries that no longer match a failure: each fails the run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stale_baseline: Vec<String>,
@@ -121,6 +125,7 @@ impl Report {
             profile_verdicts: Vec::new(),
             summary: Summary::default(),
             selection: None,
+            notes: Vec::new(),
             stale_baseline: Vec::new(),
             checks,
         };

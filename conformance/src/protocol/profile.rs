@@ -191,6 +191,14 @@ impl Profile {
         family == Family::PromptkitServer && self.has("promptkit.server-one-line-per-call")
     }
 
+    /// Whether a plugin of `family` playing `role` gets only the variables its
+    /// runtime config lists (when it lists any), with no PATH or HOME of the
+    /// host's: PromptKit's one-shot exec tools. Every other plugin gets the
+    /// host environment plus the list.
+    pub fn env_only_listed(self, family: Family, role: super::Role) -> bool {
+        family == Family::PromptkitExec && role == super::Role::Tool && self.has("promptkit.exec-tool-env-only-listed")
+    }
+
     /// The longest reply line the runtime reads, when it has a limit.
     pub fn line_limit(self, family: Family) -> Option<usize> {
         match (family, self) {
@@ -246,6 +254,12 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PK,
         summary: "a session hook's stdout is never parsed; only its exit status matters",
         source: "runtime/hooks/exec_hooks.go (session hooks in filter mode check spawn and exit only)",
+    },
+    Divergence {
+        id: "promptkit.exec-tool-env-only-listed",
+        profile: PK,
+        summary: "a one-shot exec tool whose runtime config lists `env:` gets only those variables: no PATH, no HOME (server tools, hooks and evals get the host environment plus the list)",
+        source: "runtime/tools/exec_executor.go (cmd.Env built from the listed names only); research promptkit.md §1.0, table column 'Env when env: non-empty'",
     },
     Divergence {
         id: "promptkit.server-one-line-per-call",

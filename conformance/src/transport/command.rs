@@ -10,8 +10,12 @@ use std::path::PathBuf;
 pub struct PluginCommand {
     /// Program and arguments. Never empty once validated by [`PluginCommand::new`].
     pub argv: Vec<String>,
-    /// Extra environment variables, added to proctor's own environment.
+    /// Extra environment variables, added to proctor's own environment
+    /// (or, with `env_clear`, the whole environment).
     pub env: Vec<(String, String)>,
+    /// Start from an empty environment, so only `env` reaches the plugin (as
+    /// PromptKit starts an exec tool whose runtime config lists `env:`).
+    pub env_clear: bool,
     /// Variables of proctor's own environment the plugin must not inherit.
     pub env_remove: Vec<String>,
     /// Working directory; `None` keeps proctor's.
@@ -24,7 +28,7 @@ impl PluginCommand {
         if argv.is_empty() || argv[0].is_empty() {
             return None;
         }
-        Some(PluginCommand { argv, env: Vec::new(), env_remove: Vec::new(), cwd: None })
+        Some(PluginCommand { argv, env: Vec::new(), env_clear: false, env_remove: Vec::new(), cwd: None })
     }
 
     /// The program name (first element of argv).

@@ -131,6 +131,9 @@ impl PluginProcess {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
+        if command.env_clear {
+            cmd.env_clear();
+        }
         for k in &command.env_remove {
             cmd.env_remove(k);
         }

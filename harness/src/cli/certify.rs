@@ -40,6 +40,13 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     let mut command =
         PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
     command.env_remove = crate::context::UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
+    command.env = args.env.clone();
+    if let Some(cwd) = &args.cwd {
+        if !cwd.is_dir() {
+            return Err(UsageError(format!("--cwd {}: not a directory", cwd.display())).into());
+        }
+        command.cwd = Some(cwd.clone());
+    }
     let deadlines = Deadlines { request: Duration::from_millis(args.timeout_ms), ..Deadlines::default() };
     let show_progress = !args.no_progress && std::io::stderr().is_terminal();
     let options = Options {
@@ -66,6 +73,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     let mut report = report.map_err(|e| match e {
         CertifyError::Spawn(e) => UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")),
     })?;
+    report.notes.extend(environment_notes(&options, &report));
     args.judging.apply(&mut report, baseline.as_ref())?;
     let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();
     let mut rendered = render(&report, args.format, color);
@@ -134,4 +142,44 @@ fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
         (_, Some(r)) => Ok(vec![Role::parse(family, r).map_err(|e| UsageError(e.to_string()))?]),
         (_, None) => Ok(family.roles().to_vec()),
     }
+}
+
+/// Says, for each profile whose runtime gave the plugin only the listed
+/// variables and under which it failed, what it got and, when its stderr
+/// tells, which variable it missed.
+fn environment_notes(options: &Options, report: &proctor_conformance::certify::Report) -> Vec<String> {
+    let mut notes = Vec::new();
+    for profile in &options.profiles {
+        let command = options.command_for(*profile);
+        let failed = report.profile_verdicts.iter().any(|(p, v)| p == profile.name() && *v == Verdict::Nonconformant);
+        if !command.env_clear || !failed {
+            continue;
+        }
+        let names: Vec<&str> = command.env.iter().map(|(k, _)| k.as_str()).collect();
+        let stderr: Vec<&str> =
+            report.checks.iter().filter(|c| c.profile == profile.name()).filter_map(|c| c.evidence.stderr_tail.as_deref()).collect();
+        let missed = stderr.iter().find_map(|s| missed_variable(s));
+        let missed = match missed {
+            Some(var) => format!(" It looked for {var}, which it did not get: add it to the tool's `env:` list (and to --env)."),
+            None => " A plugin that starts a program by name needs PATH in that list; one that reads HOME needs HOME.".to_string(),
+        };
+        notes.push(format!(
+            "under {profile} this exec tool got only the variables --env lists ({}): PromptKit gives a one-shot exec tool whose runtime config lists `env:` nothing else, no PATH and no HOME.{missed}",
+            names.join(", ")
+        ));
+    }
+    notes
+}
+
+/// The variable a crash's stderr says was missing: Python's `KeyError: 'HOME'`,
+/// a shell's `HOME: parameter not set`, or a program not found without PATH.
+fn missed_variable(stderr: &str) -> Option<String> {
+    if let Some(at) = stderr.find("KeyError: '") {
+        let rest = &stderr[at + "KeyError: '".len()..];
+        return rest.split('\'').next().filter(|v| !v.is_empty()).map(String::from);
+    }
+    if let Some(at) = stderr.find(": parameter not set") {
+        return stderr[..at].rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().map(String::from);
+    }
+    (stderr.contains("not found") || stderr.contains("No such file or directory")).then(|| "PATH".to_string())
 }

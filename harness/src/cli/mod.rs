@@ -161,6 +161,18 @@ struct CertifyArgs {
     /// A YAML file of extra requests with the decision each must get.
     #[arg(long, value_name = "FILE")]
     cases: Option<PathBuf>,
+    /// An environment variable your runtime config gives the plugin (repeatable).
+    ///
+    /// Each profile then builds the environment its runtime would: PromptKit
+    /// starts a one-shot exec tool whose config lists `env:` with only those
+    /// variables (no PATH, no HOME), everything else gets proctor's own
+    /// environment plus these. A tool that only works because your shell had
+    /// PATH fails here as it would in production.
+    #[arg(long = "env", value_name = "K=V", value_parser = parse_env)]
+    env: Vec<(String, String)>,
+    /// The working directory your runtime config starts the plugin in.
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
     /// Write a certificate to FILE: every check's outcome, the command line,
     /// and the SHA-256 of the plugin's executable and of every file named on
     /// its command line. `proctor certificate check FILE` tells later whether
@@ -283,6 +295,14 @@ struct MockPluginArgs {
     /// Print every fault with what it does, then exit.
     #[arg(long)]
     list_faults: bool,
+}
+
+/// `--env K=V`: a variable name and its value.
+fn parse_env(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.is_empty() && !k.contains(char::is_whitespace) => Ok((k.to_string(), v.to_string())),
+        _ => Err(format!("`{s}` is not NAME=VALUE (e.g. --env API_KEY=test)")),
+    }
 }
 
 /// A usage or harness error: exit code 2, with a message that says what to do.

@@ -29,6 +29,9 @@ pub fn render(report: &Report) -> String {
     if let Some(selection) = &report.selection {
         let _ = writeln!(out, "Selected: {}\n", cell(selection));
     }
+    for note in &report.notes {
+        let _ = writeln!(out, "> **Note:** {}\n", cell(note));
+    }
     for stale in &report.stale_baseline {
         let _ = writeln!(out, "- ❌ {}", cell(stale));
     }

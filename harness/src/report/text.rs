@@ -59,6 +59,9 @@ pub fn render(report: &Report, color: bool) -> String {
     if let Some(selection) = &report.selection {
         let _ = writeln!(out, "{}", p.dim(&format!("selected: {}", escape(selection))));
     }
+    for note in &report.notes {
+        let _ = writeln!(out, "{} {}", p.paint(AnsiColor::Cyan.on_default(), "note:"), escape(note));
+    }
     for profile in &report.profiles {
         let _ = writeln!(out, "\n{}", p.bold(&format!("profile {profile}")));
         let checks: Vec<&CheckResult> = report.checks.iter().filter(|c| &c.profile == profile).collect();

@@ -192,7 +192,7 @@ impl<'a> Driver<'a> {
         if self.profile.oneshot_trailing_newline() {
             sent.push(b'\n');
         }
-        let ex = one_shot(&self.opts.command, self.opts.deadlines, sent).await.map_err(CertifyError::Spawn)?;
+        let ex = one_shot(&self.opts.command_for(self.profile), self.opts.deadlines, sent).await.map_err(CertifyError::Spawn)?;
         let evidence = Evidence::exchange(&ex.sent, &ex.collected.bytes).with_stderr(ex.stderr.clone());
         let broke = |failure| Ok(Trial::Broke { step: 0, failure, evidence: evidence.clone() });
         if !ex.finished() {
@@ -224,8 +224,8 @@ impl<'a> Driver<'a> {
     async fn client(&mut self) -> Result<Result<&mut RpcClient, String>, CertifyError> {
         if self.client.is_none() {
             let family = self.opts.family;
-            let mut client =
-                RpcClient::start(&self.opts.command, self.opts.deadlines, family, self.profile).map_err(CertifyError::Spawn)?;
+            let mut client = RpcClient::start(&self.opts.command_for(self.profile), self.opts.deadlines, family, self.profile)
+                .map_err(CertifyError::Spawn)?;
             if family == Family::PicoclawHook {
                 let (_, _, outcome) =
                     client.call_next_line(pico::HELLO, &pico::hello_params(&self.opts.roles), self.opts.deadlines.startup).await;
