@@ -57,7 +57,7 @@ impl Baseline {
     pub fn load(path: &Path) -> Result<Baseline, BaselineError> {
         let text = std::fs::read_to_string(path).map_err(|e| BaselineError(format!("cannot read baseline {}: {e}", path.display())))?;
         let name = path.display().to_string();
-        let file: File<serde_saphyr::Spanned<Written>> = serde_saphyr::from_str(&text).map_err(|e| {
+        let file: File<serde_saphyr::Spanned<Written>> = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { strict_booleans: true }).map_err(|e| {
             BaselineError(format!(
                 "invalid baseline: {}\nhint: a baseline is `expected_failures:` followed by a list of {{check, profile, reason}} (write one with --write-baseline FILE)",
                 e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) })

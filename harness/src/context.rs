@@ -51,6 +51,9 @@ pub struct RunContext<'a> {
     /// --journal` writes them, for `proctor verify --journal` (dogfood).
     journal: Option<Journal>,
     env: &'a RunEnv,
+    /// Plugins whose command could not be started at all: the scenario's
+    /// mistake (a wrong path, a missing interpreter), not the plugin's.
+    spawn_failures: Vec<(String, String)>,
 }
 
 impl<'a> RunContext<'a> {
@@ -70,7 +73,25 @@ impl<'a> RunContext<'a> {
             llm: ScriptedLlm::new(scenario.llm.clone()),
             journal,
             env,
+            spawn_failures: Vec::new(),
         }
+    }
+
+    /// Notes that `plugin`'s command could not be started. The runtime's
+    /// own reaction (fail closed, ask, score 0) still plays out; the run is
+    /// then reported as unusable (exit 2), with the command, where it
+    /// resolved and the OS error.
+    pub fn cannot_start(&mut self, plugin: &str, command: &PluginCommand, error: &proctor_conformance::transport::SpawnError) {
+        let resolved = resolve(command.program(), command.cwd.as_deref());
+        let message = format!("plugin `{plugin}`: {error} (command: {}; {resolved})", command.display());
+        if !self.spawn_failures.iter().any(|(p, _)| p == plugin) {
+            self.spawn_failures.push((plugin.to_string(), message));
+        }
+    }
+
+    /// The plugins that could not be started: (name, what happened).
+    pub fn spawn_failures(&self) -> &[(String, String)] {
+        &self.spawn_failures
     }
 
     /// How many scripted LLM rounds were never asked for.
@@ -130,5 +151,21 @@ impl<'a> RunContext<'a> {
     /// Deadlines for a plugin with a per-request timeout.
     pub fn deadlines(timeout: Duration) -> Deadlines {
         Deadlines { request: timeout, ..Deadlines::default() }
+    }
+}
+
+/// Where argv[0] resolves, in words, for a plugin that could not be started.
+fn resolve(program: &str, cwd: Option<&std::path::Path>) -> String {
+    if program.contains('/') {
+        let path = cwd.map_or_else(|| PathBuf::from(program), |d| d.join(program));
+        return match path.exists() {
+            true => format!("resolved to {}", path.display()),
+            false => format!("{} does not exist", path.display()),
+        };
+    }
+    let found = std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(program)).find(|p| p.is_file()));
+    match found {
+        Some(path) => format!("resolved on PATH to {}", path.display()),
+        None => format!("`{program}` is not on PATH"),
     }
 }

@@ -19,19 +19,81 @@ use crate::scenario::{discover, load};
 static RUNTIME: LazyLock<tokio::runtime::Runtime> =
     LazyLock::new(|| tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime"));
 
-/// The trials for every scenario under `dir`.
+/// The trials for every scenario under `dir`, plus the checks that keep the
+/// suite honest: finding no scenario at all, two scenarios with one id, or a
+/// snapshot whose scenario is gone each fail a trial of their own.
 pub fn trials(dir: &Path, env: RunEnv) -> Vec<Trial> {
     let env = Arc::new(env);
-    discover(&[dir.to_path_buf()])
-        .unwrap_or_default()
-        .into_iter()
+    let files = match discover(&[dir.to_path_buf()]) {
+        Ok(files) if !files.is_empty() => files,
+        Ok(_) => {
+            return vec![failing(
+                "scenarios::discovery",
+                format!("no scenario files (*.yaml) under {}: nothing would be judged", dir.display()),
+            )];
+        }
+        Err(e) => return vec![failing("scenarios::discovery", format!("cannot read {}: {e}", dir.display()))],
+    };
+    let mut trials: Vec<Trial> = files
+        .iter()
         .map(|path| {
-            let name =
-                path.strip_prefix(dir).unwrap_or(&path).with_extension("").to_string_lossy().replace(std::path::MAIN_SEPARATOR, "::");
-            let env = env.clone();
+            let name = path.strip_prefix(dir).unwrap_or(path).with_extension("").to_string_lossy().replace(std::path::MAIN_SEPARATOR, "::");
+            let (env, path) = (env.clone(), path.clone());
             Trial::test(name, move || run_one(&path, &env))
         })
-        .collect()
+        .collect();
+    let files = Arc::new(files);
+    let dir = dir.to_path_buf();
+    let for_ids = files.clone();
+    trials.push(Trial::test("scenarios::ids-are-unique", move || unique_ids(&for_ids)));
+    trials.push(Trial::test("scenarios::no-orphan-snapshots", move || no_orphan_snapshots(&dir, &files)));
+    trials
+}
+
+/// A trial that fails with `message`.
+fn failing(name: &str, message: String) -> Trial {
+    Trial::test(name, move || Err(message.clone().into()))
+}
+
+/// Every scenario id names one snapshot and one test: two files must not share one.
+pub fn unique_ids(files: &[PathBuf]) -> Result<(), Failed> {
+    let mut seen: Vec<(String, &PathBuf)> = Vec::new();
+    let mut clashes = Vec::new();
+    for f in files {
+        let Ok(s) = load(f) else { continue }; // its own trial reports why
+        match seen.iter().find(|(id, _)| *id == s.id) {
+            Some((id, first)) => clashes.push(format!("{}: id `{id}` is already the id of {}", f.display(), first.display())),
+            None => seen.push((s.id, f)),
+        }
+    }
+    if clashes.is_empty() { Ok(()) } else { Err(clashes.join("\n").into()) }
+}
+
+/// A snapshot whose scenario was deleted or renamed would linger unnoticed.
+pub fn no_orphan_snapshots(dir: &Path, files: &[PathBuf]) -> Result<(), Failed> {
+    let ids: Vec<(PathBuf, String)> =
+        files.iter().filter_map(|f| Some((f.parent()?.join("snapshots"), load(f).ok()?.id.replace('/', "__")))).collect();
+    let mut orphans = Vec::new();
+    let mut dirs: Vec<PathBuf> = files.iter().filter_map(|f| f.parent().map(|p| p.join("snapshots"))).collect();
+    dirs.sort();
+    dirs.dedup();
+    for snapshots in dirs {
+        for entry in std::fs::read_dir(&snapshots).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let Some(stem) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".snap")) else { continue };
+            if !ids.iter().any(|(d, id)| *d == snapshots && id == stem) {
+                orphans.push(path.strip_prefix(dir).unwrap_or(&path).display().to_string());
+            }
+        }
+    }
+    match orphans.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "snapshots whose scenario is gone (deleted, renamed or given another id): {}\nhint: delete each, or rename it to the scenario's new id",
+            orphans.join(", ")
+        )
+        .into()),
+    }
 }
 
 /// Runs the trials under `dir` with `args`.

@@ -107,7 +107,8 @@ fn observe(id: &str) {
         "promptkit.exec-tool-env-only-listed" => {
             // A tool that reads HOME, certified with an `env:` list (tests/environment.rs has the rest).
             let clock = ["sh".to_string(), "examples/broken/home_clock_tool.sh".into()];
-            let (_, report, _) = common::certify_json(&["--protocol", "promptkit-exec", "--role", "tool", "--env", "CLOCK_FORMAT=iso"], &clock);
+            let (_, report, _) =
+                common::certify_json(&["--protocol", "promptkit-exec", "--role", "tool", "--env", "CLOCK_FORMAT=iso"], &clock);
             assert_eq!(report["profile_verdicts"]["documented"], "conformant", "{}", common::problems(&report));
             assert_eq!(report["profile_verdicts"]["promptkit@86d9f36"], "nonconformant");
         }

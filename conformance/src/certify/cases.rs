@@ -91,7 +91,7 @@ struct SpannedExpect {
 
 impl Places {
     fn read(text: &str) -> Places {
-        let Ok(file) = serde_saphyr::from_str::<SpannedFile>(text) else { return Places::default() };
+        let Ok(file) = serde_saphyr::from_str_with_options::<SpannedFile>(text, strict_yaml()) else { return Places::default() };
         let cases = file
             .cases
             .value
@@ -186,6 +186,13 @@ pub enum CasesError {
     },
 }
 
+/// YAML as the author means it: only `true`/`false` are booleans (YAML 1.1's
+/// `yes`, `no`, `on`, `off` are an error where a boolean is expected, and
+/// stay strings elsewhere), and a key written twice is an error.
+fn strict_yaml() -> serde_saphyr::Options {
+    serde_saphyr::options! { strict_booleans: true }
+}
+
 impl CasesFile {
     /// Reads and validates a cases file.
     pub fn load(path: &Path) -> Result<CasesFile, CasesError> {
@@ -196,7 +203,7 @@ impl CasesFile {
     /// Parses cases from text (`path` names it in errors).
     pub fn parse(text: &str, path: &Path) -> Result<CasesFile, CasesError> {
         let name = path.display().to_string();
-        let mut file: CasesFile = serde_saphyr::from_str(text).map_err(|e| CasesError::Parse {
+        let mut file: CasesFile = serde_saphyr::from_str_with_options(text, strict_yaml()).map_err(|e| CasesError::Parse {
             rendered: format!(
                 "invalid cases file: {}\nhint: a cases file is `cases:` followed by a list of {{name, phase|method, request, expect: {{decision | score_below | score_at_least}}}}",
                 e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) })

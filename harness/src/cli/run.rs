@@ -25,10 +25,28 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    // Every file must load before anything runs: a malformed one is a usage error.
-    let mut scenarios = Vec::new();
+    if args.jobs == Some(0) {
+        return Err(UsageError("--jobs 0 runs nothing: give at least 1 (default: one per core)".into()).into());
+    }
+    // A file that cannot be used is reported with its location, and the rest run.
+    let mut unusable = Vec::new();
+    let mut scenarios: Vec<(PathBuf, crate::scenario::Scenario)> = Vec::new();
     for f in &files {
-        scenarios.push(load(f).map_err(|e| UsageError(e.to_string()))?);
+        match load(f) {
+            Ok(s) => match scenarios.iter().find(|(_, other)| other.id == s.id) {
+                Some((first, _)) => unusable.push(RunResult::unusable_file(
+                    f,
+                    format!(
+                        "{}: id `{}` is already the id of {}\nhint: ids name snapshots and tests: give each scenario its own",
+                        f.display(),
+                        s.id,
+                        first.display()
+                    ),
+                )),
+                None => scenarios.push((f.clone(), s)),
+            },
+            Err(e) => unusable.push(RunResult::unusable_file(f, e.to_string())),
+        }
     }
     if let Some(dir) = &args.record_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -42,12 +60,13 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
         let permits = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
         let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let mut tasks = Vec::new();
-        for scenario in scenarios {
+        for (file, scenario) in scenarios {
             let (env, permits, done) = (env.clone(), permits.clone(), done.clone());
             let id = scenario.id.clone();
             let task = tokio::spawn(async move {
                 let _permit = permits.acquire_owned().await;
-                let result = run(&scenario, &env).await;
+                let mut result = run(&scenario, &env).await;
+                result.file = Some(file.display().to_string());
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
                 if progress {
                     eprint!("\r\x1b[2K  {n}/{total} {}", escape(&scenario.id));
@@ -66,11 +85,18 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     if progress {
         eprint!("\r\x1b[2K");
     }
+    let mut results = results;
+    results.extend(unusable);
     let failed = results.iter().filter(|r| !r.passed()).count();
+    let unusable = results.iter().filter(|r| r.unusable).count();
     let rendered = crate::report::scenarios::render(&results, args.format);
     match &args.output {
         Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
         None => print!("{rendered}"),
     }
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(match (unusable, failed) {
+        (1.., _) => ExitCode::from(2),
+        (0, 0) => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    })
 }

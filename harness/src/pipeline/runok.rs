@@ -39,7 +39,10 @@ pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
         let bytes = wire::encode(&request, ctx.profile);
         ctx.transcript.bytes(channel.clone(), "stdin", &bytes);
         let (status, message) = match one_shot(&command, RunContext::deadlines(timeout), bytes).await {
-            Err(e) => ("ask".to_string(), format!("Extension failed to start, asking user for confirmation ({e})")),
+            Err(e) => {
+                ctx.cannot_start(&plugin.name, &command, &e);
+                ("ask".to_string(), format!("Extension failed to start, asking user for confirmation ({e})"))
+            }
             Ok(reply) => {
                 ctx.transcript.bytes(channel.clone(), "stdout", &reply.collected.bytes);
                 ctx.transcript.bytes(channel.clone(), "stderr (discarded by runok)", reply.stderr.as_bytes());

@@ -8,16 +8,26 @@ use serde_json::json;
 use super::{Format, escape};
 use crate::runner::RunResult;
 
+/// `pass`, `fail`, or `error` for a scenario that could not be used as written.
+fn status(r: &RunResult) -> &'static str {
+    match (r.unusable, r.passed()) {
+        (true, _) => "error",
+        (false, true) => "pass",
+        (false, false) => "fail",
+    }
+}
+
 /// Renders the results of a scenario run in `format`.
 pub fn render(results: &[RunResult], format: Format) -> String {
     let failed = results.iter().filter(|r| !r.passed()).count();
+    let errors = results.iter().filter(|r| r.unusable).count();
     match format {
         Format::Json => {
             let out = json!({
                 "proctor_version": env!("CARGO_PKG_VERSION"),
-                "verdict": if failed == 0 { "pass" } else { "fail" },
-                "summary": {"passed": results.len() - failed, "failed": failed},
-                "scenarios": results.iter().map(|r| json!({"id": r.id, "status": if r.passed() { "pass" } else { "fail" }, "problems": r.problems, "summary": r.summary})).collect::<Vec<_>>(),
+                "verdict": if errors > 0 { "error" } else if failed == 0 { "pass" } else { "fail" },
+                "summary": {"passed": results.len() - failed, "failed": failed - errors, "errors": errors},
+                "scenarios": results.iter().map(|r| json!({"id": r.id, "file": r.file, "status": status(r), "problems": r.problems, "runtime_errors": r.runtime_errors().collect::<Vec<_>>(), "summary": r.summary})).collect::<Vec<_>>(),
             });
             serde_json::to_string_pretty(&out).unwrap_or_default() + "\n"
         }
@@ -32,7 +42,11 @@ pub fn render(results: &[RunResult], format: Format) -> String {
                     s.set_message(r.problems.first().cloned().unwrap_or_default()).set_description(r.problems.join("\n"));
                     s
                 };
-                suite.add_test_case(TestCase::new(r.id.clone(), status));
+                let mut case = TestCase::new(r.id.clone(), status);
+                if let Some(file) = &r.file {
+                    case.set_classname(file.clone());
+                }
+                suite.add_test_case(case);
             }
             junit.add_test_suite(suite);
             junit.to_string().unwrap_or_default()
@@ -56,12 +70,22 @@ pub fn render(results: &[RunResult], format: Format) -> String {
         Format::Text => {
             let mut out = String::new();
             for r in results {
-                let _ = writeln!(out, "{} {}", if r.passed() { "PASS" } else { "FAIL" }, escape(&r.id));
+                let _ = writeln!(out, "{} {}", status(r).to_uppercase(), escape(&r.id));
                 for p in &r.problems {
                     let _ = writeln!(out, "       {}", escape(p).replace('\n', "\n       "));
                 }
+                if !r.passed() {
+                    // The runtime's own error is often the root cause behind unmet expectations.
+                    for e in r.runtime_errors() {
+                        let _ = writeln!(out, "       root cause (runtime error): {}", escape(&e).replace('\n', "\n       "));
+                    }
+                    if let Some(file) = r.file.as_ref().filter(|f| **f != r.id) {
+                        let _ = writeln!(out, "       file: {}", escape(file));
+                    }
+                }
             }
-            let _ = writeln!(out, "\n{} passed, {failed} failed", results.len() - failed);
+            let errors_text = if errors > 0 { format!(", {errors} could not be used (exit 2)") } else { String::new() };
+            let _ = writeln!(out, "\n{} passed, {} failed{errors_text}", results.len() - failed, failed - errors);
             out
         }
     }

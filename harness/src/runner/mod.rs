@@ -14,8 +14,14 @@ use crate::scenario::Scenario;
 /// The result of one scenario run.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunResult {
-    /// The scenario id.
+    /// The scenario id (the file's path when the file could not be read).
     pub id: String,
+    /// The scenario file, when the run came from one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The scenario could not be used as written (a malformed file, a plugin
+    /// command that cannot be started): the author's mistake, exit 2.
+    pub unusable: bool,
     /// Unmet expectations and run errors; empty when the scenario passed.
     pub problems: Vec<String>,
     /// What was observed.
@@ -33,7 +39,37 @@ impl RunResult {
     /// A scenario proctor could not run to the end (a bug in proctor, such
     /// as a panic): failed, with what went wrong, and nothing observed.
     pub fn harness_failure(id: String, problem: String) -> Self {
-        RunResult { id, problems: vec![problem], summary: Summary::default(), transcript: Transcript::default() }
+        RunResult {
+            id,
+            file: None,
+            unusable: false,
+            problems: vec![problem],
+            summary: Summary::default(),
+            transcript: Transcript::default(),
+        }
+    }
+
+    /// A scenario file that could not be read or validated.
+    pub fn unusable_file(file: &std::path::Path, problem: String) -> Self {
+        let file = file.display().to_string();
+        RunResult {
+            id: file.clone(),
+            file: Some(file),
+            unusable: true,
+            problems: vec![problem],
+            summary: Summary::default(),
+            transcript: Transcript::default(),
+        }
+    }
+
+    /// What the runtime itself reported as an error during the run (the
+    /// root cause behind unmet expectations, such as a hook that failed to start).
+    pub fn runtime_errors(&self) -> impl Iterator<Item = String> + '_ {
+        self.transcript
+            .entries
+            .iter()
+            .filter(|e| e.channel == "runtime" && e.kind == "error")
+            .map(|e| e.body.as_str().map_or_else(|| e.body.to_string(), String::from))
     }
 }
 
@@ -47,6 +83,18 @@ pub async fn run(scenario: &Scenario, env: &RunEnv) -> RunResult {
         ctx.transcript.push("runtime", "error", e.to_string());
         problems.push(format!("run error: {e}"));
     }
+    // A plugin that cannot be started is the scenario's mistake, unless the
+    // scenario says that is the point (`fails_to_start`).
+    let meant = |name: &str| scenario.plugins.iter().any(|p| p.name == name && p.fails_to_start);
+    let mistakes: Vec<String> =
+        ctx.spawn_failures().iter().filter(|(name, _)| !meant(name)).map(|(_, m)| format!("cannot start a plugin: {m}")).collect();
+    let unusable = !mistakes.is_empty();
+    problems.splice(0..0, mistakes);
+    for p in scenario.plugins.iter().filter(|p| p.fails_to_start) {
+        if !ctx.spawn_failures().iter().any(|(name, _)| *name == p.name) {
+            problems.push(format!("plugin `{}` is marked `fails_to_start`, but it started (or was never started)", p.name));
+        }
+    }
     if ctx.unused_llm_rounds() > 0 {
         problems.push(format!("the LLM script has {} round(s) that were never asked for", ctx.unused_llm_rounds()));
     }
@@ -56,5 +104,5 @@ pub async fn run(scenario: &Scenario, env: &RunEnv) -> RunResult {
     for r in &scenario.redact {
         ctx.transcript.redact(&r.pattern, r.with.as_deref().unwrap_or("[redacted]"));
     }
-    RunResult { id: scenario.id.clone(), problems, summary: ctx.summary, transcript: ctx.transcript }
+    RunResult { id: scenario.id.clone(), file: None, unusable, problems, summary: ctx.summary, transcript: ctx.transcript }
 }

@@ -21,10 +21,12 @@ pub enum LoadError {
     #[error("{0}")]
     Syntax(String),
     /// Well-formed but inconsistent.
-    #[error("{path}: {problem}\nhint: {hint}")]
+    #[error("{}{}: {problem}\nhint: {hint}", path.display(), at.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default())]
     Invalid {
         /// The file.
         path: PathBuf,
+        /// Line and column of the offending value, when it can be found.
+        at: Option<(usize, usize)>,
         /// What is wrong.
         problem: String,
         /// What to do.
@@ -40,19 +42,29 @@ pub fn load(path: &Path) -> Result<Scenario, LoadError> {
 
 /// Parses and validates scenario text (`path` names it in errors).
 pub fn parse(text: &str, path: &Path) -> Result<Scenario, LoadError> {
+    if text.trim().is_empty() {
+        return Err(LoadError::Invalid {
+            path: path.to_path_buf(),
+            at: None,
+            problem: "the file is empty".into(),
+            hint: "a scenario needs at least `id`, `runtime` and `turns`; `proctor schema` prints the format".into(),
+        });
+    }
     let name = path.display().to_string();
-    let scenario: Scenario = serde_saphyr::from_str(text).map_err(|e| {
+    let scenario: Scenario = serde_saphyr::from_str_with_options(text, serde_saphyr::options! { strict_booleans: true }).map_err(|e| {
         LoadError::Syntax(format!(
             "invalid scenario: {}\nhint: `proctor schema` prints the format; point your editor at it for completion",
             e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) })
         ))
     })?;
     validate(&scenario, path)?;
+    super::values::validate(&scenario, text, path)?;
     Ok(scenario)
 }
 
 fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
-    let invalid = |problem: String, hint: &str| Err(LoadError::Invalid { path: path.to_path_buf(), problem, hint: hint.to_string() });
+    let invalid =
+        |problem: String, hint: &str| Err(LoadError::Invalid { path: path.to_path_buf(), at: None, problem, hint: hint.to_string() });
     if s.id.trim().is_empty() || s.id.contains(char::is_whitespace) {
         return invalid(format!("id {:?} must be non-empty and without spaces", s.id), "ids name snapshots: use `runtime/what-it-shows`");
     }

@@ -4,6 +4,7 @@
 mod discover;
 mod load;
 mod model;
+mod values;
 
 pub use discover::discover;
 pub use load::{LoadError, load, parse};

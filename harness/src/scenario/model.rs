@@ -83,6 +83,11 @@ pub struct Plugin {
     pub process: Process,
     /// How the runtime is configured to use it.
     pub config: PluginConfig,
+    /// The scenario shows how the runtime reacts to a plugin that cannot be
+    /// started, so its command is meant to fail. Without this, a command that
+    /// cannot be started is the scenario's mistake (exit 2), never a verdict.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fails_to_start: bool,
 }
 
 /// How a plugin process is started.

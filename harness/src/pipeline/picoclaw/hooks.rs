@@ -137,8 +137,13 @@ type StartError = (String, Option<Hook>);
 async fn start(ctx: &mut RunContext<'_>, plugin: &crate::scenario::Plugin, priority: i64, modes: Modes) -> Result<Hook, StartError> {
     let command = ctx.command(plugin, Family::PicoclawHook, None);
     let fail = |why: String| format!("start process hook {:?}: {why}", plugin.name);
-    let client = RpcClient::start(&command, RunContext::deadlines(STARTUP_TIMEOUT), Family::PicoclawHook, ctx.profile)
-        .map_err(|e| (fail(e.to_string()), None))?;
+    let client = match RpcClient::start(&command, RunContext::deadlines(STARTUP_TIMEOUT), Family::PicoclawHook, ctx.profile) {
+        Ok(client) => client,
+        Err(e) => {
+            ctx.cannot_start(&plugin.name, &command, &e);
+            return Err((fail(e.to_string()), None));
+        }
+    };
     let mut hook = Hook { name: plugin.name.clone(), priority, modes, channel: format!("plugin {}", plugin.name), client, stray_seen: 0 };
     let mut params = picoclaw_hook::hello_params(&hook.modes.roles());
     params["name"] = json!(hook.name);

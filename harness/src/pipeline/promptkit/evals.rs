@@ -112,7 +112,10 @@ async fn run_one(
     let command = ctx.command(plugin, Family::PromptkitExec, Some(Role::Eval));
     // Every failure is a score of 0, never an error (exec_handler.go).
     let score = match one_shot(&command, RunContext::deadlines(EVAL_TIMEOUT), bytes).await {
-        Err(_) => 0.0,
+        Err(e) => {
+            ctx.cannot_start(&plugin.name, &command, &e);
+            0.0
+        }
         Ok(reply) => {
             ctx.transcript.bytes(channel.clone(), "stdout", &reply.collected.bytes);
             ctx.transcript.bytes(channel.clone(), "stderr", reply.stderr.as_bytes());

@@ -89,7 +89,10 @@ pub(super) async fn invoke(ctx: &mut RunContext<'_>, hook: &ExecHook<'_>, phase:
     ctx.summary.calls.push((name.clone(), phase.to_string()));
     let command = ctx.command(hook.plugin, Family::PromptkitExec, Some(role));
     let verdict = match one_shot(&command, RunContext::deadlines(timeout), bytes).await {
-        Err(e) => Verdict::Deny { reason: format!("exec hook {name:?} failed: {e}"), metadata: Value::Null },
+        Err(e) => {
+            ctx.cannot_start(&hook.plugin.name, &command, &e);
+            Verdict::Deny { reason: format!("exec hook {name:?} failed: {e}"), metadata: Value::Null }
+        }
         Ok(reply) => {
             ctx.transcript.bytes(channel.clone(), "stdout", &reply.collected.bytes);
             ctx.transcript.bytes(channel.clone(), "stderr", reply.stderr.as_bytes());

@@ -109,7 +109,10 @@ async fn exec(ctx: &mut RunContext<'_>, plugin: &Plugin, args: &Value) -> ToolOu
     ctx.summary.calls.push((name.clone(), "execute".into()));
     let command = ctx.command(plugin, Family::PromptkitExec, Some(Role::Tool));
     let reply = match one_shot(&command, RunContext::deadlines(IDLE_TIMEOUT), bytes).await {
-        Err(e) => return ToolOutcome::Error(format!("exec executor: tool {name:?} failed: {e}")),
+        Err(e) => {
+            ctx.cannot_start(&plugin.name, &command, &e);
+            return ToolOutcome::Error(format!("exec executor: tool {name:?} failed: {e}"));
+        }
         Ok(r) => r,
     };
     ctx.transcript.bytes(channel.clone(), "stdout", &reply.collected.bytes);
@@ -153,7 +156,10 @@ async fn server(ctx: &mut RunContext<'_>, servers: &mut Servers, plugin: &Plugin
         let command = ctx.command(plugin, Family::PromptkitServer, Some(Role::Tool));
         match RpcClient::start(&command, RunContext::deadlines(IDLE_TIMEOUT), Family::PromptkitServer, ctx.profile) {
             Ok(client) => servers.running.insert(name.clone(), Server::Up(Box::new(client))),
-            Err(e) => return ToolOutcome::Error(format!("starting server tool {name:?}: {e}")),
+            Err(e) => {
+                ctx.cannot_start(&plugin.name, &command, &e);
+                return ToolOutcome::Error(format!("starting server tool {name:?}: {e}"));
+            }
         };
     }
     let Some(Server::Up(client)) = servers.running.get_mut(&name) else { return ToolOutcome::Error("server unavailable".into()) };

@@ -1,0 +1,145 @@
+//! The user's mistakes are the user's: a malformed scenario, cases file or
+//! flag is exit 2 with its location and the valid values, never a verdict
+//! against a plugin, and one bad file never hides the others.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{proctor, repo_root};
+use serde_json::Value;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(proctor()).current_dir(repo_root()).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+const GOOD: &str = "id: t/good\nruntime: runok\nplugins:\n  - {name: g, process: {mock: {decision: deny}}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\nexpect:\n  outcome: deny\n";
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// `proctor run FILE` on one scenario: (exit code, everything printed).
+fn run_one(dir: &Path, text: &str) -> (i32, String) {
+    let f = write(dir, "s.yaml", text);
+    let (code, out, err) = run(&["run", "--no-progress", &f]);
+    (code, out + &err)
+}
+
+#[test]
+fn one_broken_file_is_reported_and_the_others_still_run() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a-good.yaml", GOOD);
+    write(dir.path(), "b-empty.yaml", "");
+    write(dir.path(), "c-typo.yaml", "id: t/typo\nruntime: runok\nturns:\n  - comand: {raw: ls}\n");
+    let d = dir.path().display().to_string();
+    let (code, out, _) = run(&["run", "--no-progress", "--format", "json", &d]);
+    assert_eq!(code, 2, "{out}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let rows: Vec<(String, String)> = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["status"].as_str().unwrap().to_string(),
+                Path::new(s["file"].as_str().unwrap()).file_name().unwrap().to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [("pass".into(), "a-good.yaml".into()), ("error".into(), "b-empty.yaml".into()), ("error".into(), "c-typo.yaml".into())]
+    );
+    let empty = &report["scenarios"][1]["problems"][0];
+    assert!(empty.as_str().unwrap().ends_with("b-empty.yaml: the file is empty\nhint: a scenario needs at least `id`, `runtime` and `turns`; `proctor schema` prints the format"), "{empty}");
+    assert!(report["scenarios"][2]["problems"][0].as_str().unwrap().contains("c-typo.yaml:4:5"), "{report}");
+
+    let (_, junit, _) = run(&["run", "--no-progress", "--format", "junit", &d]);
+    assert!(junit.contains(&format!("classname=\"{d}/a-good.yaml\"")), "{junit}");
+}
+
+#[test]
+fn closed_vocabularies_name_the_value_its_place_and_the_valid_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let hook = "id: t/p\nruntime: promptkit\nplugins:\n  - name: guard\n    process: {mock: {}}\n    config: {promptkit_hook: {hook: tool, phases: [before_exection]}}\nturns:\n  - user: hi\n";
+    let (code, out) = run_one(dir.path(), hook);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("s.yaml:6:52: `before_exection` is not a tool hook phase"), "{out}");
+    assert!(out.contains("hint: use one of: before_execution, after_execution"), "{out}");
+
+    let pico = "id: t/p\nruntime: picoclaw\nplugins:\n  - {name: h, process: {mock: {decision: deny_tool}}, config: {picoclaw_hook: {intercept: [before_tool]}}}\nturns:\n  - user: hi\n";
+    let (code, out) = run_one(dir.path(), pico);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("s.yaml:4:42: `deny_tool` is not a mock decision"), "{out}");
+    assert!(out.contains("hint: use one of: allow, deny, pending, respond, modify"), "{out}");
+
+    let twice = "id: t/p\nruntime: runok\nplugins:\n  - {name: g, process: {mock: {}}, config: {runok_extension: {}}}\n  - {name: g, process: {mock: {}}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\n";
+    let (code, out) = run_one(dir.path(), twice);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("s.yaml:5:12: two plugins are named `g`"), "{out}");
+
+    let yes = GOOD.replace("outcome: deny\n", "outcome: deny\n  tool_results:\n    - {tool: t, is_error: yes}\n");
+    let (code, out) = run_one(dir.path(), &yes);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("invalid boolean (strict mode expects true/false)") && out.contains("s.yaml:10:27"), "{out}");
+}
+
+#[test]
+fn a_plugin_that_cannot_start_is_the_scenarios_mistake() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "id: t/missing\nruntime: runok\nplugins:\n  - {name: g, process: {command: [./no-such-guard]}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\nexpect:\n  outcome: ask\n";
+    let (code, out) = run_one(dir.path(), text);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("cannot start a plugin: plugin `g`: cannot start `./no-such-guard`: No such file or directory (os error 2) (command: ./no-such-guard;"), "{out}");
+    assert!(out.contains("no-such-guard does not exist)"), "{out}");
+    // Marked as the point of the scenario, the same failure is the runtime's to handle.
+    let meant = text.replace("process: {command: [./no-such-guard]},", "process: {command: [./no-such-guard]}, fails_to_start: true,");
+    let (code, out) = run_one(dir.path(), &meant);
+    assert_eq!(code, 0, "{out}");
+    let started = GOOD.replace("process: {mock: {decision: deny}},", "process: {mock: {decision: deny}}, fails_to_start: true,");
+    let (code, out) = run_one(dir.path(), &started);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("plugin `g` is marked `fails_to_start`, but it started"), "{out}");
+}
+
+#[test]
+fn run_flags_that_would_judge_nothing_are_usage_errors() {
+    let (code, _, err) = run(&["run", "--no-progress", "--jobs", "0", "scenarios/runok"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--jobs 0 runs nothing"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&["run", "--no-progress", &dir.path().display().to_string()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no scenario files"), "{err}");
+}
+
+#[test]
+fn the_cargo_test_entry_fails_on_an_empty_suite_a_shared_id_and_an_orphan_snapshot() {
+    let env = || proctor::context::RunEnv { root: repo_root(), mock_program: proctor().into(), record_dir: None };
+    let names = |dir: &Path| proctor::testing::trials(dir, env()).iter().map(|t| t.name().to_string()).collect::<Vec<_>>();
+    let empty = tempfile::tempdir().unwrap();
+    assert_eq!(names(empty.path()), ["scenarios::discovery"], "an empty suite is one failing trial, never zero");
+
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.yaml");
+    let b = dir.path().join("b.yaml");
+    std::fs::write(&a, GOOD).unwrap();
+    std::fs::write(&b, GOOD).unwrap();
+    std::fs::create_dir(dir.path().join("snapshots")).unwrap();
+    write(&dir.path().join("snapshots"), "t__good.snap", "---\nsource: x\n---\n[]\n");
+    write(&dir.path().join("snapshots"), "t__renamed.snap", "---\nsource: x\n---\n[]\n");
+    assert_eq!(names(dir.path()), ["a", "b", "scenarios::ids-are-unique", "scenarios::no-orphan-snapshots"]);
+    let files = vec![a.clone(), b.clone()];
+    let clash = proctor::testing::unique_ids(&files).unwrap_err();
+    assert!(format!("{clash:?}").contains("b.yaml: id `t/good` is already the id of"), "{clash:?}");
+    assert!(proctor::testing::unique_ids(&files[..1]).is_ok());
+    let orphan = proctor::testing::no_orphan_snapshots(dir.path(), &files).unwrap_err();
+    assert!(format!("{orphan:?}").contains("snapshots/t__renamed.snap"), "{orphan:?}");
+    std::fs::remove_file(dir.path().join("snapshots/t__renamed.snap")).unwrap();
+    assert!(proctor::testing::no_orphan_snapshots(dir.path(), &files).is_ok());
+}
