@@ -17,6 +17,22 @@ pub fn stdout_wants_color() -> bool {
     std::io::stdout().is_terminal()
 }
 
+/// Writes `text` to stdout. A reader that went away (`proctor checks | head`)
+/// ends proctor quietly with 141, as a Unix tool killed by SIGPIPE would;
+/// proctor itself ignores SIGPIPE so that a plugin closing its stdin is an
+/// error it can report, never its own death.
+pub fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(141),
+        Err(e) => {
+            eprintln!("error: cannot write to stdout: {e}");
+            std::process::exit(2);
+        }
+    }
+}
+
 /// Writes `bytes` to `path` through a temporary file in the same directory.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));

@@ -150,9 +150,11 @@ fn run_exit_codes_follow_the_outcome() {
     let bad = dir.path().join("bad.yaml");
     std::fs::write(&bad, "id: t/bad\nruntime: runok\nturns:\n  - comand: {raw: ls}\n").unwrap();
     let b = bad.display().to_string();
-    let (code, _, err) = run(&["run", "--no-progress", &b]);
+    // The malformed file is part of the report (and the exit code), not only stderr.
+    let (code, out, _) = run(&["run", "--no-progress", &b]);
     assert_eq!(code, 2);
-    assert!(err.contains(&format!("{b}:4:5")) && err.contains("unknown variant `comand`") && err.contains("hint"), "{err}");
+    assert!(out.contains(&format!("ERROR {b}")), "{out}");
+    assert!(out.contains(&format!("{b}:4:5")) && out.contains("unknown variant `comand`") && out.contains("hint"), "{out}");
 }
 
 #[test]

@@ -143,3 +143,104 @@ fn the_cargo_test_entry_fails_on_an_empty_suite_a_shared_id_and_an_orphan_snapsh
     std::fs::remove_file(dir.path().join("snapshots/t__renamed.snap")).unwrap();
     assert!(proctor::testing::no_orphan_snapshots(dir.path(), &files).is_ok());
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_proctor_quietly() {
+    for args in
+        [&["checks"][..], &["schema"], &["mock-plugin", "--protocol", "runok-extension", "--list-faults"], &["checks", "--format", "json"]]
+    {
+        let mut child = Command::new(proctor())
+            .current_dir(repo_root())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // `| head -0`: the reader is gone before proctor writes
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn checks_formats_are_honest() {
+    let (code, out, _) = run(&["checks", "--format", "markdown", "--protocol", "runok-extension"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("## proctor check catalogue (") && out.contains("| `RUNOK-STATUS` | Role semantics | Must | runok-extension |"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["checks", "--format", "junit"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the catalogue is not a test run"), "{err}");
+}
+
+#[test]
+fn a_report_header_can_be_pasted_to_run_it_again() {
+    let plugin = common::mock("runok-extension", &[]);
+    let mut args = vec![
+        "certify",
+        "--no-progress",
+        "--protocol",
+        "runok-extension",
+        "--timeout-ms",
+        "700",
+        "--cases",
+        "examples/runok-extension/env_guard.cases.yaml",
+        "--",
+    ];
+    args.extend(plugin.iter().map(String::as_str));
+    let (_, out, _) = run(&args);
+    let header = out.lines().next().unwrap();
+    assert!(
+        header.starts_with(
+            "proctor certify --protocol runok-extension --cases examples/runok-extension/env_guard.cases.yaml --timeout-ms 700 -- "
+        ),
+        "{header}"
+    );
+    assert!(!header.contains("--role"), "runok has no --role: {header}");
+}
+
+#[test]
+fn a_deadline_longer_than_the_runtimes_is_named() {
+    let plugin = common::mock("promptkit-exec", &["--role", "eval-hook"]);
+    let mut args = vec![
+        "certify",
+        "--no-progress",
+        "--format",
+        "json",
+        "--protocol",
+        "promptkit-exec",
+        "--role",
+        "eval-hook",
+        "--timeout-ms",
+        "6000",
+        "--",
+    ];
+    args.extend(plugin.iter().map(String::as_str));
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: --timeout-ms 6000 is above promptkit@86d9f36's own 5000 ms deadline (PromptKit's eval hook timeout"),
+        "{err}"
+    );
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["notes"].as_array().map(Vec::len), Some(1), "{report}");
+}
+
+#[test]
+fn a_verify_report_is_titled_verify_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    let scenario = "scenarios/runok/uppercase-status-falls-back-to-ask.yaml";
+    let rec = records.display().to_string();
+    let (code, _, err) = run(&["run", "--no-progress", "--record-dir", &rec, scenario]);
+    assert_eq!(code, 0, "{err}");
+    for (format, title) in [("markdown", "## proctor verify --scenario"), ("junit", "<testsuites name=\"proctor verify --scenario")] {
+        let (_, out, err) = run(&["verify", "--format", format, "--scenario", scenario, "--record", &rec]);
+        assert!(out.contains(title), "{format}: {out}{err}");
+        assert!(!out.contains("proctor certify"), "{format}: {out}");
+    }
+}

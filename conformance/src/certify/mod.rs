@@ -74,8 +74,10 @@ pub async fn certify(opts: &Options) -> Result<Report, CertifyError> {
         exchanges += with_fuzz(opts, *profile, &mut results).await?;
         checks.extend(results);
     }
+    // runok extensions have one implicit role, which no flag names.
     let role = match opts.roles.as_slice() {
         [] => None,
+        _ if opts.family == Family::RunokExtension => None,
         roles => Some(roles.iter().map(|r| r.name()).collect::<Vec<_>>().join(",")),
     };
     Ok(Report::new(

@@ -83,6 +83,10 @@ pub struct Report {
     pub profiles: Vec<String>,
     /// The plugin's argv.
     pub command: Vec<String>,
+    /// The flags that shaped the run (cases, fuzzing, deadline, environment,
+    /// requirements), so the header can be pasted to run it again.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
     /// `conformant` exactly when no `must` check failed under any profile.
     pub verdict: Verdict,
     /// The verdict under each profile, in run order: does the plugin follow
@@ -121,6 +125,7 @@ impl Report {
             role,
             profiles,
             command,
+            options: Vec::new(),
             verdict: Verdict::Conformant,
             profile_verdicts: Vec::new(),
             summary: Summary::default(),

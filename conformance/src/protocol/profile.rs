@@ -199,6 +199,33 @@ impl Profile {
         family == Family::PromptkitExec && role == super::Role::Tool && self.has("promptkit.exec-tool-env-only-listed")
     }
 
+    /// The runtime's own deadline for one request to a plugin of `family`
+    /// playing `role`, with where it comes from; `None` when it has none.
+    /// A longer `--timeout-ms` would pass a plugin the runtime times out.
+    pub fn request_limit(self, family: Family, role: super::Role) -> Option<(std::time::Duration, &'static str)> {
+        use super::Role;
+        use std::time::Duration;
+        match (self, family, role) {
+            (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::ProviderHook | Role::ToolHook | Role::SessionHook) => {
+                Some((Duration::from_secs(10), "PromptKit's exec hook timeout (runtime/hooks/exec_hooks.go; research promptkit.md §1.0)"))
+            }
+            (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::EvalHook) => {
+                Some((Duration::from_secs(5), "PromptKit's eval hook timeout (runtime/evals/exec_hook.go; research promptkit.md §1.0)"))
+            }
+            (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::Eval) => Some((
+                Duration::from_secs(30),
+                "PromptKit's exec eval timeout (runtime/evals/handlers/exec_handler.go; research promptkit.md §1.0)",
+            )),
+            (Profile::PicoclawCf67dd3, Family::PicoclawHook, Role::Llm | Role::ToolMode) => {
+                Some((Duration::from_secs(5), "PicoClaw's interceptor_timeout_ms default (pkg/agent/hooks.go:18-23)"))
+            }
+            (Profile::PicoclawCf67dd3, Family::PicoclawHook, Role::Approve) => {
+                Some((Duration::from_secs(60), "PicoClaw's approval_timeout_ms default (pkg/agent/hooks.go:18-23)"))
+            }
+            _ => None,
+        }
+    }
+
     /// The longest reply line the runtime reads, when it has a limit.
     pub fn line_limit(self, family: Family) -> Option<usize> {
         match (family, self) {

@@ -31,19 +31,17 @@ pub(super) fn run(command: CertificateCommand) -> anyhow::Result<ExitCode> {
     match certificate.check() {
         Staleness::Current { files } => {
             let verdict = serde_json::to_value(certificate.verdict)?;
-            println!(
-                "certificate current: {files} file(s) unchanged since proctor {} certified `{}` ({})",
+            crate::output::emit(&format!(
+                "certificate current: {files} file(s) unchanged since proctor {} certified `{}` ({})\n",
                 certificate.proctor_version,
                 certificate.command.join(" "),
                 verdict.as_str().unwrap_or_default()
-            );
+            ));
             Ok(ExitCode::SUCCESS)
         }
         Staleness::Stale { changes } => {
-            println!("certificate stale: the certified bytes changed; certify again");
-            for change in changes {
-                println!("  {change}");
-            }
+            let lines: String = changes.iter().map(|c| format!("  {c}\n")).collect();
+            crate::output::emit(&format!("certificate stale: the certified bytes changed; certify again\n{lines}"));
             Ok(ExitCode::from(1))
         }
     }

@@ -16,6 +16,9 @@ use crate::certificate::Certificate;
 use crate::output;
 use crate::report::{Format, render};
 
+/// `--timeout-ms` when not given.
+pub(super) const DEFAULT_TIMEOUT_MS: u64 = 5000;
+
 pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     let family = args.protocol;
     let roles = roles(family, args.role.as_deref())?;
@@ -74,6 +77,11 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         CertifyError::Spawn(e) => UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")),
     })?;
     report.notes.extend(environment_notes(&options, &report));
+    report.options = replay_options(&args);
+    for note in deadline_notes(&options) {
+        eprintln!("warning: {note}");
+        report.notes.push(note);
+    }
     args.judging.apply(&mut report, baseline.as_ref())?;
     let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();
     let mut rendered = render(&report, args.format, color);
@@ -86,7 +94,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     }
     match &args.output {
         Some(path) => output::write_atomically(path, rendered.as_bytes())?,
-        None => print!("{rendered}"),
+        None => output::emit(&rendered),
     }
     if args.certificate.is_some() || args.badge.is_some() {
         let cwd = std::env::current_dir()?;
@@ -182,4 +190,54 @@ fn missed_variable(stderr: &str) -> Option<String> {
         return stderr[..at].rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().map(String::from);
     }
     (stderr.contains("not found") || stderr.contains("No such file or directory")).then(|| "PATH".to_string())
+}
+
+/// The flags that shaped the run, as they would be typed again.
+fn replay_options(args: &CertifyArgs) -> Vec<String> {
+    let mut o = Vec::new();
+    let mut flag = |name: &str, value: String| o.extend([name.to_string(), value]);
+    for p in &args.profiles {
+        flag("--profile", p.clone());
+    }
+    if let Some(cases) = &args.cases {
+        flag("--cases", cases.display().to_string());
+    }
+    if let Some(require) = &args.require {
+        flag("--require", require.clone());
+    }
+    if let Some(n) = args.fuzz {
+        flag("--fuzz", n.to_string());
+        flag("--fuzz-seed", args.fuzz_seed.to_string());
+    }
+    if let Some(schema) = &args.schema {
+        flag("--schema", schema.display().to_string());
+    }
+    if args.timeout_ms != DEFAULT_TIMEOUT_MS {
+        flag("--timeout-ms", args.timeout_ms.to_string());
+    }
+    for (k, v) in &args.env {
+        flag("--env", format!("{k}={v}"));
+    }
+    if let Some(cwd) = &args.cwd {
+        flag("--cwd", cwd.display().to_string());
+    }
+    o
+}
+
+/// A `--timeout-ms` longer than a runtime's own deadline hides the timeout
+/// the plugin would hit there: say so, once per profile, naming the limit.
+fn deadline_notes(options: &Options) -> Vec<String> {
+    let asked = options.deadlines.request;
+    let mut notes = Vec::new();
+    for profile in &options.profiles {
+        let tightest = options.roles.iter().filter_map(|r| profile.request_limit(options.family, *r)).min_by_key(|(d, _)| *d);
+        if let Some((limit, source)) = tightest.filter(|(limit, _)| asked > *limit) {
+            notes.push(format!(
+                "--timeout-ms {} is above {profile}'s own {} ms deadline ({source}): an answer that slow passes here and times out in the runtime",
+                asked.as_millis(),
+                limit.as_millis()
+            ));
+        }
+    }
+    notes
 }

@@ -1,6 +1,7 @@
 //! `proctor checks`: the catalogue, the divergences each profile encodes, and
 //! the documented rules each runtime does not enforce (its tolerances).
 
+use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use proctor_conformance::check::tolerance::{TOLERANCES, Tolerance};
@@ -23,49 +24,82 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
                 .iter()
                 .map(|p| json!({"name": p.name(), "divergences": p.divergences().collect::<Vec<_>>(), "tolerances": tolerances(*p)}))
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&json!({"checks": checks, "profiles": profiles}))?);
+            crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&json!({"checks": checks, "profiles": profiles}))?));
         }
-        _ => print_text(&checks, &profiles),
+        Format::Markdown => crate::output::emit(&markdown(&checks)),
+        Format::Junit => {
+            return Err(super::UsageError(
+                "`proctor checks --format junit`: the catalogue is not a test run; use text, json or markdown (junit is for certify, verify and run)".into(),
+            )
+            .into());
+        }
+        Format::Text => crate::output::emit(&text(&checks, &profiles)),
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_text(checks: &[&CheckDef], profiles: &[Profile]) {
-    println!("{} checks\n", checks.len());
+/// The catalogue as a Markdown table, for docs and job summaries.
+fn markdown(checks: &[&CheckDef]) -> String {
+    let mut out = format!(
+        "## proctor check catalogue ({} checks)\n\n| id | group | level | families | what it checks | spec |\n|---|---|---|---|---|---|\n",
+        checks.len()
+    );
+    let cell = |s: &str| s.replace('|', "\\|");
+    for c in checks {
+        let families: Vec<&str> = c.families.iter().map(|f| f.name()).collect();
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {:?} | {} | {} | {} |",
+            c.id,
+            c.group.title(),
+            c.level,
+            families.join(", "),
+            cell(c.summary),
+            cell(c.spec)
+        );
+    }
+    out
+}
+
+fn text(checks: &[&CheckDef], profiles: &[Profile]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} checks\n", checks.len());
     let mut group = None;
     for c in checks {
         if group != Some(c.group) {
             group = Some(c.group);
-            println!("{}", c.group.title());
+            let _ = writeln!(out, "{}", c.group.title());
         }
         let level = format!("{:?}", c.level).to_lowercase();
         let families: Vec<&str> = c.families.iter().map(|f| f.name()).collect();
-        println!("  {:<28} {:<6} {}", c.id, level, c.summary);
-        println!("  {:<28} {:<6} families: {}", "", "", families.join(", "));
-        println!("  {:<28} {:<6} spec: {}", "", "", c.spec);
-        println!("  {:<28} {:<6} fix: {}", "", "", c.hint);
+        let _ = writeln!(out, "  {:<28} {:<6} {}", c.id, level, c.summary);
+        let _ = writeln!(out, "  {:<28} {:<6} families: {}", "", "", families.join(", "));
+        let _ = writeln!(out, "  {:<28} {:<6} spec: {}", "", "", c.spec);
+        let _ = writeln!(out, "  {:<28} {:<6} fix: {}", "", "", c.hint);
     }
-    println!("\nProfiles");
+    let _ = writeln!(out, "\nProfiles");
     for p in profiles {
         let n = p.divergences().count();
-        println!(
+        let _ = writeln!(
+            out,
             "  {}{}",
             p.name(),
             if n == 0 { " (exactly the spec documents)".to_string() } else { format!(" ({n} divergences from the documents)") }
         );
         for d in p.divergences() {
-            println!("    {:<40} {}", d.id, d.summary);
-            println!("    {:<40} source: {}", "", d.source);
+            let _ = writeln!(out, "    {:<40} {}", d.id, d.summary);
+            let _ = writeln!(out, "    {:<40} source: {}", "", d.source);
         }
         let tolerated = tolerances(*p);
         if !tolerated.is_empty() {
-            println!("    documented rules {} does not enforce (a failure there is a warning under this profile):", p.name());
+            let _ = writeln!(out, "    documented rules {} does not enforce (a failure there is a warning under this profile):", p.name());
         }
         for t in tolerated {
-            println!("    {:<40} {}: {}", t.id, t.check, t.runtime_does);
-            println!("    {:<40} source: {}", "", t.source);
+            let _ = writeln!(out, "    {:<40} {}: {}", t.id, t.check, t.runtime_does);
+            let _ = writeln!(out, "    {:<40} source: {}", "", t.source);
         }
     }
+    out
 }
 
 /// The documented rules `profile`'s runtime does not enforce.

@@ -55,8 +55,8 @@ pub(super) fn main(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let report =
         report.map_err(|e| UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")))?;
     match args.format {
-        LoadFormat::Json => println!("{}", serde_json::to_string_pretty(&report)?),
-        LoadFormat::Text => print!("{}", text(&report)),
+        LoadFormat::Json => crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&report)?)),
+        LoadFormat::Text => crate::output::emit(&text(&report)),
     }
     Ok(if report.errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -11,9 +11,8 @@ use crate::scenario::{Process, load};
 
 pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
     if args.list_faults {
-        for fault in Fault::ALL {
-            println!("{:<24} {:?}", fault.name(), fault.kind());
-        }
+        let list: String = Fault::ALL.iter().map(|f| format!("{:<24} {:?}\n", f.name(), f.kind())).collect();
+        crate::output::emit(&list);
         return Ok(ExitCode::SUCCESS);
     }
     let config = match (&args.scenario, &args.plugin) {

@@ -193,7 +193,7 @@ struct CertifyArgs {
     #[arg(long, value_name = "CAPS")]
     require: Option<String>,
     /// Deadline for each request, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    #[arg(long, value_name = "MS", default_value_t = certify::DEFAULT_TIMEOUT_MS)]
     timeout_ms: u64,
     /// Send N generated tool calls per profile (check ROBUST-FUZZ; needs --schema).
     ///
@@ -246,7 +246,7 @@ struct LoadArgs {
     #[arg(long, value_name = "C", default_value_t = 1)]
     concurrency: usize,
     /// Deadline for each request, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    #[arg(long, value_name = "MS", default_value_t = certify::DEFAULT_TIMEOUT_MS)]
     timeout_ms: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -323,7 +323,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Load(args) => load::main(args),
         Command::Schema => {
-            println!("{}", serde_json::to_string_pretty(&crate::scenario::schema()).unwrap_or_default());
+            crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&crate::scenario::schema()).unwrap_or_default()));
             Ok(ExitCode::SUCCESS)
         }
     };

@@ -92,7 +92,7 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     let rendered = crate::report::scenarios::render(&results, args.format);
     match &args.output {
         Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
-        None => print!("{rendered}"),
+        None => crate::output::emit(&rendered),
     }
     Ok(match (unusable, failed) {
         (1.., _) => ExitCode::from(2),

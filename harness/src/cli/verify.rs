@@ -27,7 +27,7 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let rendered = render(&report, args.format, args.output.is_none() && crate::output::stdout_wants_color());
     match &args.output {
         Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
-        None => print!("{rendered}"),
+        None => crate::output::emit(&rendered),
     }
     Ok(if report.verdict == Verdict::Conformant { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

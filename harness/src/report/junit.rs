@@ -8,7 +8,7 @@ use quick_junit::{NonSuccessKind, Property, Report as Junit, TestCase, TestCaseS
 
 /// Renders the JUnit report.
 pub fn render(report: &Report) -> String {
-    let mut junit = Junit::new(format!("proctor certify {}", report.protocol));
+    let mut junit = Junit::new(report.title.clone().unwrap_or_else(|| format!("proctor certify {}", report.protocol)));
     for profile in &report.profiles {
         let mut suite = TestSuite::new(format!("{} [{profile}]", report.protocol));
         if let Some((_, verdict)) = report.profile_verdicts.iter().find(|(p, _)| p == profile) {

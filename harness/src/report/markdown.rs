@@ -13,7 +13,17 @@ pub fn render(report: &Report) -> String {
         Verdict::Conformant => "✅ conformant",
         Verdict::Nonconformant => "❌ nonconformant",
     };
-    let _ = writeln!(out, "## proctor certify: `{}` — {verdict}\n", report.protocol);
+    match &report.title {
+        Some(title) => {
+            let _ = writeln!(out, "## {} — {verdict}\n", cell(title));
+        }
+        None => {
+            let _ = writeln!(out, "## proctor certify: `{}` — {verdict}\n", report.protocol);
+        }
+    }
+    if !report.options.is_empty() {
+        let _ = writeln!(out, "Options: `{}`  ", report.options.join(" ").replace('`', "'"));
+    }
     let _ = writeln!(out, "Command: `{}`  ", report.command.join(" ").replace('`', "'"));
     let s = &report.summary;
     let _ = writeln!(

@@ -46,9 +46,10 @@ pub fn render(report: &Report, color: bool) -> String {
             let _ = writeln!(out, "{}", p.bold(&escape(title)));
         }
         None => {
+            let options: String = report.options.iter().map(|o| format!(" {}", escape(o))).collect();
             let _ = writeln!(
                 out,
-                "{} --protocol {}{} -- {}",
+                "{} --protocol {}{}{options} -- {}",
                 p.bold("proctor certify"),
                 report.protocol,
                 role,

@@ -39,12 +39,21 @@ pub fn read_evidence(records: &[PathBuf], journal: Option<&Path>) -> Result<Evid
         if p.is_dir() {
             let entries = std::fs::read_dir(p).map_err(|e| BadInput(format!("cannot read {}: {e}", p.display())))?;
             // The LLM journal `proctor run --record-dir` writes is not a plugin record.
+            let before = files.len();
             files.extend(
                 entries
                     .flatten()
                     .map(|e| e.path())
                     .filter(|f| f.extension().is_some_and(|x| x == "jsonl") && !f.ends_with(crate::context::LLM_JOURNAL)),
             );
+            if files.len() == before {
+                return Err(BadInput(format!(
+                    "nothing to judge: no <plugin>.jsonl records in {}\nhint: run the mock plugins with --record {}/<plugin>.jsonl (or `proctor run --record-dir {}`)",
+                    p.display(),
+                    p.display(),
+                    p.display()
+                )));
+            }
         } else if p.exists() {
             files.push(p.clone());
         } else {
@@ -89,7 +98,21 @@ pub fn verify(scenario: &Scenario, evidence: &Evidence, profile: Profile) -> Res
     }
     checks.extend(late_reply::judge_late_replies(scenario, evidence.journal.as_deref(), profile));
     let runtime = format!("{:?}", scenario.runtime).to_lowercase();
-    Ok(Report::new(runtime, None, vec![profile.name().to_string()], Vec::new(), checks))
+    // What the verdict rests on: every line a mock plugin received, every LLM request.
+    let mut judged = evidence.journal.as_ref().map_or(0, Vec::len);
+    for f in &evidence.records {
+        judged += std::fs::read_to_string(f).map_or(0, |t| t.lines().filter(|l| !l.trim().is_empty()).count());
+    }
+    let report = Report::new(runtime, None, vec![profile.name().to_string()], Vec::new(), checks).with_exchanges(judged);
+    let s = &report.summary;
+    if s.passed + s.failed + s.warnings == 0 {
+        return Err(BadInput(format!(
+            "nothing was judged: every check was skipped ({} records, {} journal entries)\nhint: did the runtime run the scenario with proctor's mock plugins and provider?",
+            evidence.records.len(),
+            evidence.journal.as_ref().map_or(0, Vec::len)
+        )));
+    }
+    Ok(report)
 }
 
 /// Each mock plugin's sessions, from its record file (none when the
