@@ -84,6 +84,16 @@ pub fn marked(marker: &str) -> Vec<u32> {
 }
 
 /// A marker unique to this test process and moment, for `PROCTOR_TEST_MARKER`.
+/// Waits a little for `marker`'s processes to be gone (a SIGKILL and the
+/// reaping after it are not instantaneous), then asserts none is left.
+pub fn assert_nothing_left(marker: &str) {
+    let deadline = Instant::now() + std::time::Duration::from_secs(2);
+    while !marked(marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(marked(marker), Vec::<u32>::new(), "plugin processes survived the run");
+}
+
 pub fn marker(name: &str) -> String {
     format!("{name}-{}-{:?}", std::process::id(), Instant::now())
 }

@@ -180,6 +180,8 @@ const ROWS: &[Row] = &[
     ),
     row("needs-newline", ONE_SHOT, Fails(&[("LIFECYCLE-READS-TO-EOF", "mismatch")])),
     row("grandchild", ALL, Fails(&[("LIFECYCLE-NO-LEFTOVER", "leak")])),
+    // Out of the group and off the pipes: only descendant tracking finds it (and the corpus checks none is left).
+    row("escape-session", ALL, Fails(&[("LIFECYCLE-NO-LEFTOVER", "leak")])),
     // Alone, SIGTERM never comes: the mock exits at EOF. With ignore-eof it
     // must be escalated to SIGKILL, and the report must say so.
     row("ignore-sigterm", ALL, Fails(&[("LIFECYCLE-EXIT-ON-EOF", "timeout")])).mock(&["--fault", "ignore-eof"]).message("ignored SIGTERM"),

@@ -9,7 +9,7 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{marked, marker, mock, proctor, repo_root, results};
+use common::{assert_nothing_left, marked, marker, mock, proctor, repo_root, results};
 use serde_json::Value;
 
 /// Runs certify with a marker; returns (exit code, report, elapsed).
@@ -27,15 +27,6 @@ fn certify_marked(marker: &str, flags: &[&str], plugin: &[String]) -> (i32, Valu
     let elapsed = start.elapsed();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code().unwrap_or(-1), report, elapsed)
-}
-
-fn assert_nothing_left(marker: &str) {
-    // Killed processes may take a moment to be reaped by init.
-    let deadline = Instant::now() + Duration::from_secs(2);
-    while !marked(marker).is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert_eq!(marked(marker), Vec::<u32>::new(), "plugin processes survived the run");
 }
 
 fn failed(report: &Value, id: &str) -> bool {
@@ -117,17 +108,17 @@ fn interrupting_proctor_leaves_no_plugin_behind() {
         let mut child = Command::new(proctor())
             .env("PROCTOR_TEST_MARKER", &m)
             .args(["certify", "--no-progress", "--protocol", "picoclaw-hook", "--timeout-ms", "60000", "--"])
-            .args(mock("picoclaw-hook", &["--fault", "hang", "--fault", "grandchild"]))
+            .args(mock("picoclaw-hook", &["--fault", "hang", "--fault", "grandchild", "--fault", "escape-session"]))
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawn proctor");
-        // Wait until the plugin (and its grandchild) are up.
+        // Wait until the plugin, its grandchild and its escapee (a new session) are up.
         let start = Instant::now();
-        while marked(&m).len() < 3 && start.elapsed() < Duration::from_secs(10) {
+        while marked(&m).len() < 4 && start.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(Duration::from_millis(20));
         }
-        assert!(marked(&m).len() >= 3, "plugin did not start: {:?}", marked(&m));
+        assert!(marked(&m).len() >= 4, "plugin did not start: {:?}", marked(&m));
         let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
         rustix::process::kill_process(pid, signal).expect("signal proctor");
         let status = child.wait().expect("wait proctor");

@@ -37,18 +37,19 @@ fn a_corrupted_snapshot_or_expectation_fails_exactly_its_test() {
     let d = dir.path();
     copy_scenario("spawn-failure-falls-back-to-ask", d);
     copy_scenario("uppercase-status-falls-back-to-ask", d);
-    assert_eq!(failing(d), (2, 0), "pristine copies pass");
+    // Two scenarios, plus the suite's own trials (unique ids, no orphan snapshots).
+    assert_eq!(failing(d), (4, 0), "pristine copies pass");
 
     let snap = d.join("snapshots/runok__uppercase-status-falls-back-to-ask.snap");
     let text = std::fs::read_to_string(&snap).unwrap();
     std::fs::write(&snap, text.replace("DENY", "DENIED")).unwrap();
-    assert_eq!(failing(d), (1, 1), "one corrupted snapshot, one failure");
+    assert_eq!(failing(d), (3, 1), "one corrupted snapshot, one failure");
     std::fs::write(&snap, text).unwrap();
 
     let yaml = d.join("spawn-failure-falls-back-to-ask.yaml");
     let text = std::fs::read_to_string(&yaml).unwrap();
     std::fs::write(&yaml, text.replace("outcome: ask", "outcome: allow")).unwrap();
-    assert_eq!(failing(d), (1, 1), "one broken expectation, one failure");
+    assert_eq!(failing(d), (3, 1), "one broken expectation, one failure");
 }
 
 #[test]
@@ -57,8 +58,8 @@ fn a_malformed_scenario_is_a_failing_trial_with_its_location() {
     std::fs::write(dir.path().join("bad.yaml"), "id: x\nruntime: runok\nturns:\n  - comand: {raw: ls}\n").unwrap();
     let env = RunEnv { root: repo_root(), mock_program: proctor().into(), record_dir: None };
     let trials = proctor::testing::trials(dir.path(), env);
-    assert_eq!(trials.len(), 1);
-    assert_eq!(trials[0].name(), "bad");
+    let names: Vec<&str> = trials.iter().map(|t| t.name()).collect();
+    assert_eq!(names, ["bad", "scenarios::ids-are-unique", "scenarios::no-orphan-snapshots"]);
     let (_, failed) = failing(dir.path());
     assert_eq!(failed, 1);
 }

@@ -129,10 +129,13 @@ impl fmt::Display for Failure {
             Failure::Leak { leftover } => {
                 let mut parts = Vec::new();
                 if leftover.stdout_held_open {
-                    parts.push("another process still held stdout open after the plugin exited");
+                    parts.push("another process still held stdout open after the plugin exited".to_string());
                 }
                 if leftover.group_alive {
-                    parts.push("processes of the plugin's group were still running");
+                    parts.push("processes of the plugin's group were still running".to_string());
+                }
+                if !leftover.escaped.is_empty() {
+                    parts.push(format!("descendants its process group does not hold outlived it: {}", leftover.escaped.join(", ")));
                 }
                 write!(f, "{} (killed by proctor)", parts.join("; "))
             }

@@ -35,6 +35,11 @@ impl ProcessGroup {
         test_kill_process_group(self.pgid).is_ok()
     }
 
+    /// The group's id, which is its leader's pid.
+    pub(crate) fn leader(&self) -> i32 {
+        self.pgid.as_raw_nonzero().get()
+    }
+
     /// Kills what is left and forgets the group.
     pub(crate) fn release(mut self) {
         self.kill();
@@ -46,8 +51,12 @@ impl ProcessGroup {
 impl Drop for ProcessGroup {
     fn drop(&mut self) {
         if !self.released {
+            let leader = self.pgid.as_raw_nonzero().get();
+            // Read the tree before the kill re-parents it, then end it all.
+            let escaped = super::tree::escaped(leader, &reaper::live());
             self.kill();
-            reaper::unregister(self.pgid.as_raw_nonzero().get());
+            super::tree::kill_and_reap(&escaped);
+            reaper::unregister(leader);
         }
     }
 }

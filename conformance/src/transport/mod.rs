@@ -13,6 +13,7 @@ mod process;
 pub mod reaper;
 mod stderr;
 mod stdout;
+pub mod tree;
 
 pub use command::PluginCommand;
 pub use deadline::{Deadlines, Phase};

@@ -18,6 +18,7 @@ use tokio::time::Instant;
 
 use super::group::ProcessGroup;
 use super::stdout::Fill;
+use super::tree;
 use super::{Deadlines, ExitOutcome, PluginCommand, StderrTail, StdoutReader};
 
 /// The plugin could not be started.
@@ -75,6 +76,10 @@ pub struct Leftover {
     pub stdout_held_open: bool,
     /// Members of the plugin's process group were still alive.
     pub group_alive: bool,
+    /// Descendants that left the group (a new session, a new group, a double
+    /// fork) and were still alive, one description each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub escaped: Vec<String>,
 }
 
 /// The end of a plugin run.
@@ -116,6 +121,8 @@ pub struct PluginProcess {
     stderr_task: JoinHandle<()>,
     exit: Option<ExitOutcome>,
     deadlines: Deadlines,
+    /// Descendants seen outside the plugin's group (ended at shutdown).
+    escaped: Vec<tree::Proc>,
 }
 
 /// Longest stdout line proctor buffers before declaring it oversized.
@@ -160,6 +167,7 @@ impl PluginProcess {
             stderr_task,
             exit: None,
             deadlines,
+            escaped: Vec::new(),
         })
     }
 
@@ -293,9 +301,21 @@ impl PluginProcess {
         let shutdown = self.deadlines.shutdown;
         let (exit, how) = match self.wait_exit(shutdown).await {
             Some(exit) => (exit, ShutdownHow::ExitedByItself),
-            None => self.terminate(group.as_ref()).await,
+            None => {
+                // Read the tree while the leader still holds it together.
+                self.note_escaped(group.as_ref());
+                self.terminate(group.as_ref()).await
+            }
         };
-        let leftover = self.leftovers(group.as_ref()).await;
+        let mut leftover = self.leftovers(group.as_ref()).await;
+        self.note_escaped(group.as_ref());
+        if !self.escaped.is_empty() {
+            let plugin_group = group.as_ref().map_or(0, ProcessGroup::leader);
+            let escaped: Vec<String> = self.escaped.iter().map(|p| p.describe(plugin_group)).collect();
+            tree::kill_and_reap(&std::mem::take(&mut self.escaped));
+            let l = leftover.get_or_insert(Leftover { stdout_held_open: false, group_alive: false, escaped: Vec::new() });
+            l.escaped = escaped;
+        }
         if let Some(group) = group {
             group.release();
         }
@@ -329,6 +349,17 @@ impl PluginProcess {
     async fn leftovers(&mut self, group: Option<&ProcessGroup>) -> Option<Leftover> {
         let stdout_held_open = !self.stdout.wait_eof(self.deadlines.leak_window).await;
         let group_alive = group.is_some_and(|g| g.any_alive());
-        (stdout_held_open || group_alive).then_some(Leftover { stdout_held_open, group_alive })
+        (stdout_held_open || group_alive).then_some(Leftover { stdout_held_open, group_alive, escaped: Vec::new() })
+    }
+
+    /// Adds what now lives outside the plugin's group to the escaped list.
+    fn note_escaped(&mut self, group: Option<&ProcessGroup>) {
+        let Some(leader) = group.map(ProcessGroup::leader) else { return };
+        for p in tree::escaped(leader, &super::reaper::live()) {
+            match self.escaped.iter_mut().find(|e| e.pid == p.pid) {
+                Some(seen) => *seen = p, // the latest view (it may have called setsid since)
+                None => self.escaped.push(p),
+            }
+        }
     }
 }

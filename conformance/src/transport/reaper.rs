@@ -20,7 +20,9 @@ pub(crate) fn unregister(pgid: i32) {
     LIVE.lock().unwrap_or_else(|e| e.into_inner()).remove(&pgid);
 }
 
-/// SIGKILLs every plugin group still registered; returns how many there were.
+/// SIGKILLs every plugin group still registered, then every other
+/// descendant of proctor (those that left their group); returns how many
+/// groups there were.
 pub fn kill_all() -> usize {
     let groups = std::mem::take(&mut *LIVE.lock().unwrap_or_else(|e| e.into_inner()));
     for pgid in &groups {
@@ -28,7 +30,13 @@ pub fn kill_all() -> usize {
             let _ = kill_process_group(pid, Signal::KILL);
         }
     }
+    super::tree::kill_and_reap(&super::tree::all_descendants());
     groups.len()
+}
+
+/// The leaders (= group ids) of the plugins running now.
+pub fn live() -> Vec<i32> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner()).iter().copied().collect()
 }
 
 /// How many plugin groups are live right now (for tests and diagnostics).

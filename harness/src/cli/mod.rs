@@ -313,6 +313,12 @@ pub struct UsageError(pub String);
 /// Parses arguments, runs the subcommand and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Certify(_) | Command::Run(_) | Command::Load(_)) {
+        // Whatever a plugin starts, even in a new session or after a double
+        // fork, is re-parented to proctor when its parent exits, so proctor
+        // can still end it (transport::tree).
+        proctor_conformance::transport::tree::become_subreaper();
+    }
     let result = match cli.command {
         Command::Certify(args) => certify::run(args),
         Command::Checks(args) => checks::run(args),

@@ -113,6 +113,9 @@ faults! {
     Lifecycle NeedsNewline = "needs-newline";
     /// Trips "no process outlives the plugin": a `sleep 30` child keeps stdout and stderr open.
     Lifecycle Grandchild = "grandchild";
+    /// Trips "no process survives the plugin": starts `sleep 300` in a new session (setsid), out of
+    /// the plugin's process group and detached from its pipes, so only proctor's descendant tracking can end it.
+    Lifecycle EscapeSession = "escape-session";
     /// Trips "plugin stops on SIGTERM": SIGTERM is ignored, only SIGKILL ends it.
     Lifecycle IgnoreSigterm = "ignore-sigterm";
     /// Trips a tight startup deadline: nothing is read for 2 s (should pass with default deadlines).
@@ -201,7 +204,7 @@ impl Fault {
             NoJsonrpc | WrongVersion | WrongId | StringId | BothResultError | NeitherResultError | BadErrorObject | ReplyToNotification
             | IgnoreUnknownMethod => family.is_jsonrpc(),
             NoHello | HelloError => family == Family::PicoclawHook,
-            CrashAfter | IgnoreEof | ExitNonzero | Grandchild | IgnoreSigterm | SlowStart => true,
+            CrashAfter | IgnoreEof | ExitNonzero | Grandchild | EscapeSession | IgnoreSigterm | SlowStart => true,
             Hang | StderrFlood | StdoutFlood => true,
             StrictFields => !silent,
             CrashOnQuote => matches!(role, Role::Tool | Role::ToolMode | Role::Approve),

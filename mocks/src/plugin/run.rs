@@ -83,6 +83,9 @@ fn run_with(config: &MockPluginConfig, stdin: Box<dyn Read>) -> i32 {
     if config.has(Fault::Grandchild) {
         spawn_grandchild();
     }
+    if config.has(Fault::EscapeSession) {
+        spawn_escapee();
+    }
     if config.has(Fault::SlowStart) {
         thread::sleep(SLOW_START);
     }
@@ -144,6 +147,24 @@ fn spawn_grandchild() {
     let spawned = Command::new("sleep").arg("30").stdin(Stdio::null()).stdout(Stdio::inherit()).stderr(Stdio::inherit()).spawn();
     if let Err(err) = spawned {
         let _ = writeln!(io::stderr(), "proctor mock plugin: failed to spawn `sleep 30`: {err}");
+    }
+}
+
+/// Starts `sleep 300` in a session of its own, with no pipe of the plugin's:
+/// signalling the plugin's process group cannot reach it.
+#[cfg(unix)]
+#[expect(unsafe_code, reason = "setsid must run in the forked child before exec")]
+fn spawn_escapee() {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new("sleep");
+    cmd.arg("300").stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    // SAFETY: the closure runs in the child between fork and exec and only
+    // calls setsid(2), which is async-signal-safe and touches no shared memory.
+    unsafe {
+        cmd.pre_exec(|| rustix::process::setsid().map(|_| ()).map_err(io::Error::from));
+    }
+    if let Err(err) = cmd.spawn() {
+        let _ = writeln!(io::stderr(), "proctor mock plugin: failed to spawn `sleep 300` in a new session: {err}");
     }
 }
 

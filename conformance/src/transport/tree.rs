@@ -1,0 +1,139 @@
+//! Every descendant of a plugin, including the ones that left its process
+//! group: a child in a new session (`setsid sleep 300 &`), a new process
+//! group, or a double-forked daemon.
+//!
+//! Signalling the plugin's group reaches none of those. So the CLI makes
+//! proctor a child subreaper ([`become_subreaper`]): a descendant whose
+//! parent exits is re-parented to proctor instead of init, where proctor can
+//! still find it. At the end of a plugin, [`escaped`] lists what is alive
+//! outside the group (the plugin's process tree read from `/proc`, plus
+//! orphans proctor has adopted), and [`kill_and_reap`] ends them; the
+//! report names each one. Linux only; elsewhere the lists are empty and the
+//! process group is all proctor can reach.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal, WaitOptions, getpid, kill_process, set_child_subreaper, waitpid};
+
+static SUBREAPER: AtomicBool = AtomicBool::new(false);
+
+/// Makes this process the subreaper of everything it starts (Linux
+/// `PR_SET_CHILD_SUBREAPER`). Only the CLI does this: a library caller (a
+/// test binary, say) has children of its own that are not plugins.
+pub fn become_subreaper() -> bool {
+    let ok = set_child_subreaper(Some(getpid())).is_ok();
+    SUBREAPER.store(ok, Ordering::SeqCst);
+    ok
+}
+
+/// One process, as `/proc/PID/stat` and `cmdline` describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proc {
+    /// Its pid.
+    pub pid: i32,
+    /// Its parent.
+    pub ppid: i32,
+    /// Its process group.
+    pub pgid: i32,
+    /// Its session.
+    pub sid: i32,
+    /// Its command line, for reports.
+    pub cmdline: String,
+}
+
+impl Proc {
+    /// "pid 4242 `sleep 300` (in a new session)" for a report.
+    pub fn describe(&self, plugin_group: i32) -> String {
+        let how = if self.sid == self.pid {
+            "in a new session"
+        } else if self.pgid != plugin_group {
+            "in another process group"
+        } else {
+            "left behind when its parent exited"
+        };
+        format!("pid {} `{}` ({how})", self.pid, self.cmdline)
+    }
+}
+
+/// Every live (not zombie) process on the machine.
+fn table() -> Vec<Proc> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parens.
+            let rest = &stat[stat.rfind(')')? + 2..];
+            let mut fields = rest.split_whitespace();
+            let state = fields.next()?;
+            if state == "Z" || state == "X" {
+                return None;
+            }
+            let (ppid, pgid, sid) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
+            let raw = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&raw).split('\0').filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+            Some(Proc { pid, ppid, pgid, sid, cmdline })
+        })
+        .collect()
+}
+
+/// The processes descended from `root` (not `root` itself).
+fn descendants(table: &[Proc], root: i32) -> Vec<Proc> {
+    let mut out: Vec<Proc> = Vec::new();
+    let mut frontier = vec![root];
+    while let Some(parent) = frontier.pop() {
+        for p in table.iter().filter(|p| p.ppid == parent && p.pid != root) {
+            if !out.iter().any(|o| o.pid == p.pid) {
+                frontier.push(p.pid);
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}
+
+/// What of `leader`'s (a plugin process group leader) descendants lives
+/// outside its group, plus the orphans proctor adopted as subreaper that are
+/// not a running plugin of its own (`plugins`: the leaders proctor started).
+pub fn escaped(leader: i32, plugins: &[i32]) -> Vec<Proc> {
+    let table = table();
+    let mut out: Vec<Proc> = descendants(&table, leader).into_iter().filter(|p| p.pgid != leader).collect();
+    if SUBREAPER.load(Ordering::SeqCst) {
+        let me = getpid().as_raw_nonzero().get();
+        for orphan in table.iter().filter(|p| p.ppid == me && p.pid != leader && !plugins.contains(&p.pid)) {
+            for p in std::iter::once(orphan.clone()).chain(descendants(&table, orphan.pid)) {
+                if !out.iter().any(|o| o.pid == p.pid) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every live descendant of proctor: what an interrupted proctor must end.
+pub fn all_descendants() -> Vec<Proc> {
+    descendants(&table(), getpid().as_raw_nonzero().get())
+}
+
+/// SIGKILLs `procs` and reaps the ones that are proctor's own children (the
+/// adopted orphans), so no zombie is left either.
+pub fn kill_and_reap(procs: &[Proc]) {
+    for p in procs {
+        if let Some(pid) = Pid::from_raw(p.pid) {
+            let _ = kill_process(pid, Signal::KILL);
+        }
+    }
+    let me = getpid().as_raw_nonzero().get();
+    let deadline = Instant::now() + Duration::from_millis(500);
+    for p in procs.iter().filter(|p| p.ppid == me) {
+        let Some(pid) = Pid::from_raw(p.pid) else { continue };
+        while Instant::now() < deadline {
+            match waitpid(Some(pid), WaitOptions::NOHANG) {
+                Ok(Some(_)) | Err(_) => break,
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            }
+        }
+    }
+}
