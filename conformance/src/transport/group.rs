@@ -53,7 +53,7 @@ impl Drop for ProcessGroup {
         if !self.released {
             let leader = self.pgid.as_raw_nonzero().get();
             // Read the tree before the kill re-parents it, then end it all.
-            let escaped = super::tree::escaped(leader, &reaper::live());
+            let escaped = super::tree::escaped(leader);
             self.kill();
             super::tree::kill_and_reap(&escaped);
             reaper::unregister(leader);

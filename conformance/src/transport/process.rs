@@ -150,9 +150,12 @@ impl PluginProcess {
         if let Some(cwd) = &command.cwd {
             cmd.current_dir(cwd);
         }
+        // Spawned and registered under the gate, so no orphan scan sees it in between.
+        let gate = super::reaper::gate();
         let mut child = cmd.spawn().map_err(|e| SpawnError::Exec { program: command.program().to_string(), source: Arc::new(e) })?;
         let unsupervised = |reason| SpawnError::Unsupervised { program: command.program().to_string(), reason };
         let group = child.id().and_then(ProcessGroup::adopt).ok_or_else(|| unsupervised("no pid"))?;
+        drop(gate);
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().ok_or_else(|| unsupervised("no stdout pipe"))?;
         let stderr = child.stderr.take().ok_or_else(|| unsupervised("no stderr pipe"))?;
@@ -355,7 +358,7 @@ impl PluginProcess {
     /// Adds what now lives outside the plugin's group to the escaped list.
     fn note_escaped(&mut self, group: Option<&ProcessGroup>) {
         let Some(leader) = group.map(ProcessGroup::leader) else { return };
-        for p in tree::escaped(leader, &super::reaper::live()) {
+        for p in tree::escaped(leader) {
             match self.escaped.iter_mut().find(|e| e.pid == p.pid) {
                 Some(seen) => *seen = p, // the latest view (it may have called setsid since)
                 None => self.escaped.push(p),

@@ -12,6 +12,16 @@ use rustix::process::{Pid, Signal, kill_process_group};
 
 static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
+/// Held while a plugin is spawned and registered, and while proctor looks
+/// for orphans it adopted: a child spawned a moment ago but not registered
+/// yet must never be taken for an orphan (and killed).
+static SPAWN_GATE: Mutex<()> = Mutex::new(());
+
+/// Holds the spawn gate (see [`SPAWN_GATE`]) until the guard is dropped.
+pub(crate) fn gate() -> std::sync::MutexGuard<'static, ()> {
+    SPAWN_GATE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 pub(crate) fn register(pgid: i32) {
     LIVE.lock().unwrap_or_else(|e| e.into_inner()).insert(pgid);
 }

@@ -95,13 +95,18 @@ fn descendants(table: &[Proc], root: i32) -> Vec<Proc> {
 
 /// What of `leader`'s (a plugin process group leader) descendants lives
 /// outside its group, plus the orphans proctor adopted as subreaper that are
-/// not a running plugin of its own (`plugins`: the leaders proctor started).
-pub fn escaped(leader: i32, plugins: &[i32]) -> Vec<Proc> {
+/// not a running plugin of its own.
+pub fn escaped(leader: i32) -> Vec<Proc> {
+    // Under the spawn gate: every child proctor spawned is registered by now.
+    let _gate = super::reaper::gate();
+    let plugins = super::reaper::live();
     let table = table();
     let mut out: Vec<Proc> = descendants(&table, leader).into_iter().filter(|p| p.pgid != leader).collect();
     if SUBREAPER.load(Ordering::SeqCst) {
         let me = getpid().as_raw_nonzero().get();
-        for orphan in table.iter().filter(|p| p.ppid == me && p.pid != leader && !plugins.contains(&p.pid)) {
+        // An orphan still in a running plugin's group is that plugin's to end
+        // (its group is signalled at its own shutdown), so it is left alone.
+        for orphan in table.iter().filter(|p| p.ppid == me && p.pid != leader && !plugins.contains(&p.pid) && !plugins.contains(&p.pgid)) {
             for p in std::iter::once(orphan.clone()).chain(descendants(&table, orphan.pid)) {
                 if !out.iter().any(|o| o.pid == p.pid) {
                     out.push(p);
