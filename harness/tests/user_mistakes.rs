@@ -244,3 +244,18 @@ fn a_verify_report_is_titled_verify_in_every_format() {
         assert!(!out.contains("proctor certify"), "{format}: {out}");
     }
 }
+
+#[test]
+fn verify_with_nothing_to_judge_is_a_usage_error_not_conformant() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let scenario = "scenarios/runok/uppercase-status-falls-back-to-ask.yaml";
+    let (code, out, err) = run(&["verify", "--scenario", scenario, "--record", &d]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains(&format!("nothing to judge: no <plugin>.jsonl records in {d}")), "{err}");
+    // A record for a plugin the scenario does not have (a misnamed file): every check skips.
+    std::fs::write(dir.path().join("someone_else.jsonl"), "").unwrap();
+    let (code, out, err) = run(&["verify", "--scenario", scenario, "--record", &d]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("nothing was judged: every check was skipped"), "{err}");
+}

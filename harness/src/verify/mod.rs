@@ -46,7 +46,8 @@ pub fn read_evidence(records: &[PathBuf], journal: Option<&Path>) -> Result<Evid
                     .map(|e| e.path())
                     .filter(|f| f.extension().is_some_and(|x| x == "jsonl") && !f.ends_with(crate::context::LLM_JOURNAL)),
             );
-            if files.len() == before {
+            // An empty folder judges nothing, unless the journal is what is judged.
+            if files.len() == before && journal.is_none() {
                 return Err(BadInput(format!(
                     "nothing to judge: no <plugin>.jsonl records in {}\nhint: run the mock plugins with --record {}/<plugin>.jsonl (or `proctor run --record-dir {}`)",
                     p.display(),
