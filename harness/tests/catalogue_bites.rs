@@ -21,6 +21,7 @@ struct Bite {
 }
 
 const EXEC_TOOL: &[&str] = &["--protocol", "promptkit-exec", "--role", "tool"];
+const SELECTOR: &[&str] = &["--protocol", "promptkit-exec", "--role", "selector"];
 const PICO: &[&str] = &["--protocol", "picoclaw-hook"];
 const PICO_RT: &[&str] = &["--protocol", "picoclaw-hook", "--profile", "picoclaw@cf67dd3"];
 const SERVER: &[&str] = &["--protocol", "promptkit-server"];
@@ -350,6 +351,30 @@ const BITES: &[Bite] = &[
         cases: None,
     },
     Bite {
+        check: "SELECTOR-RESPONSE-SHAPE",
+        certify: SELECTOR,
+        protocol: "promptkit-exec",
+        passing: &["--role", "selector"],
+        failing: &["--role", "selector", "--fault", "selector-not-list"],
+        cases: None,
+    },
+    Bite {
+        check: "SELECTOR-KNOWN-IDS",
+        certify: SELECTOR,
+        protocol: "promptkit-exec",
+        passing: &["--role", "selector"],
+        failing: &["--role", "selector", "--fault", "selector-unknown-id"],
+        cases: None,
+    },
+    Bite {
+        check: "SELECTOR-AT-MOST-K",
+        certify: SELECTOR,
+        protocol: "promptkit-exec",
+        passing: &["--role", "selector"],
+        failing: &["--role", "selector", "--fault", "selector-too-many"],
+        cases: None,
+    },
+    Bite {
         check: "CASE-DECISION",
         certify: RUNOK,
         protocol: "runok-extension",
@@ -461,6 +486,9 @@ bites! {
     robust_unknown_fields => "ROBUST-UNKNOWN-FIELDS",
     robust_concurrent => "ROBUST-CONCURRENT",
     robust_fuzz => "ROBUST-FUZZ",
+    selector_response_shape => "SELECTOR-RESPONSE-SHAPE",
+    selector_known_ids => "SELECTOR-KNOWN-IDS",
+    selector_at_most_k => "SELECTOR-AT-MOST-K",
     case_decision => "CASE-DECISION",
     case_require => "CASE-REQUIRE",
 }

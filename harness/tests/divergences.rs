@@ -104,6 +104,12 @@ fn observe(id: &str) {
             assert!(!results(&pk, "FRAMING-LINE-SIZE").is_empty());
             assert!(results(&doc, "FRAMING-LINE-SIZE").is_empty(), "the documents set no limit");
         }
+        "promptkit.selector-payload-go-names" => {
+            let (rt, _) = recorded("promptkit-exec", Some("selector"), "promptkit@86d9f36", &[]);
+            let (doc, _) = recorded("promptkit-exec", Some("selector"), "documented", &[]);
+            assert!(rt[0].starts_with(r#"{"query":{"Text":"I need a flight to Paris","Kind":"skill","PackID":"travel-pack","AgentID":"planner","K":2},"candidates":[{"ID":"book_flight""#), "{}", rt[0]);
+            assert!(doc[0].starts_with(r#"{"query":{"text":"I need a flight to Paris""#), "{}", doc[0]);
+        }
         "promptkit.exec-tool-env-only-listed" => {
             // A tool that reads HOME, certified with an `env:` list (tests/environment.rs has the rest).
             let clock = ["sh".to_string(), "examples/broken/home_clock_tool.sh".into()];

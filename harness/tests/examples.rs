@@ -45,6 +45,7 @@ fn promptkit_exec_examples_are_conformant() {
         ("provider-hook", "provider_hook"),
         ("session-hook", "audit_session_hook"),
         ("eval", "tone_eval"),
+        ("selector", "rerank_selector"),
     ] {
         let cases = format!("examples/promptkit-exec/{stem}.cases.yaml");
         conformant(
@@ -119,4 +120,18 @@ fn while_read_guard_fails_reads_to_eof() {
     let (code, report, _) = certify_json(&["--protocol", "runok-extension"], &argv("sh", "examples/broken/while_read_guard.sh"));
     assert_eq!(code, 1);
     fails(&report, "LIFECYCLE-READS-TO-EOF", None);
+}
+
+#[test]
+fn docs_rerank_selector_selects_nothing_under_promptkit() {
+    // Read from the docs (lowercase keys), it never sees PromptKit's `Text` and `ID`.
+    let (code, report, _) = certify_json(
+        &["--protocol", "promptkit-exec", "--role", "selector", "--cases", "examples/broken/docs_rerank_selector.cases.yaml"],
+        &argv("python3", "examples/broken/docs_rerank_selector.py"),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(report["profile_verdicts"]["documented"], "conformant", "{}", problems(&report));
+    fails(&report, "CASE-DECISION", Some("promptkit@86d9f36"));
+    let message = results(&report, "CASE-DECISION").iter().find(|c| c["profile"] == "promptkit@86d9f36").unwrap()["message"].clone();
+    assert!(message.as_str().unwrap().contains("got `selected []`"), "{message}");
 }

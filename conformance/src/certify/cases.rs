@@ -140,6 +140,9 @@ pub struct Expect {
     /// For evals: the score must be at least this.
     #[serde(default)]
     pub score_at_least: Option<f64>,
+    /// For selectors: exactly these candidate ids, in this order.
+    #[serde(default)]
+    pub selected: Option<Vec<String>>,
 }
 
 /// A cases file could not be read.
@@ -221,8 +224,10 @@ impl CasesFile {
                 case: case.name.clone(),
                 problem: problem.into(),
             };
-            if e.decision.is_none() && e.score_below.is_none() && e.score_at_least.is_none() {
-                return Err(invalid("`expect` is empty; write `expect: {decision: deny}` or `expect: {score_below: 0.5}`"));
+            if e.decision.is_none() && e.score_below.is_none() && e.score_at_least.is_none() && e.selected.is_none() {
+                return Err(invalid(
+                    "`expect` is empty; write `expect: {decision: deny}`, `expect: {score_below: 0.5}` or (selectors) `expect: {selected: [id]}`",
+                ));
             }
             if !case.request.is_null() && !case.request.is_object() {
                 return Err(invalid("`request` must be a mapping of request fields"));
@@ -294,11 +299,16 @@ impl CasesFile {
             {
                 let problem = match decisions {
                     [] => {
-                        format!("decision `{d}`: this plugin's answers carry no decision; use score_below/score_at_least or drop the case")
+                        format!(
+                            "decision `{d}`: this plugin's answers carry no decision; use score_below/score_at_least (evals) or selected (selectors)"
+                        )
                     }
                     valid => format!("decision `{d}` is not one this plugin can give; use one of: {}", valid.join(", ")),
                 };
                 return Err(invalid(|p| p.decision, problem));
+            }
+            if case.expect.selected.is_some() && !roles.contains(&Role::Selector) {
+                return Err(invalid(|_| None, "`selected` is for selectors; expect a `decision` instead".into()));
             }
             if (case.expect.score_below.is_some() || case.expect.score_at_least.is_some()) && !roles.contains(&Role::Eval) {
                 return Err(invalid(|_| None, "score_below/score_at_least are for evals; expect a `decision` instead".into()));
@@ -345,6 +355,9 @@ impl Expect {
         if let Some(l) = self.score_at_least {
             parts.push(format!("a score of at least {l}"));
         }
+        if let Some(ids) = &self.selected {
+            parts.push(format!("selected [{}]", ids.join(", ")));
+        }
         parts.join(" and ")
     }
 
@@ -357,7 +370,8 @@ impl Expect {
         };
         let below_ok = self.score_below.is_none_or(|l| score.is_some_and(|s| s < l));
         let least_ok = self.score_at_least.is_none_or(|l| score.is_some_and(|s| s >= l));
-        decision_ok && below_ok && least_ok
+        let selected_ok = self.selected.as_ref().is_none_or(|want| matches!(got, Some(Decision::Selected(ids)) if ids == want));
+        decision_ok && below_ok && least_ok && selected_ok
     }
 
     /// The outcome of a case that got `got`.
@@ -385,7 +399,7 @@ mod tests {
         assert!(f.cases[0].expect.met_by(Some(&Decision::Deny)));
         assert!(!f.cases[0].expect.met_by(Some(&Decision::Allow)));
         assert_eq!(f.cases[0].expect.judge(Some(&Decision::Allow)).describe(), "decision: expected decision `deny`, got `allow`");
-        let e = Expect { decision: None, score_below: Some(0.5), score_at_least: None };
+        let e = Expect { decision: None, score_below: Some(0.5), score_at_least: None, selected: None };
         assert!(e.met_by(Some(&Decision::Score(0.2))));
         assert!(!e.met_by(Some(&Decision::Score(0.7))));
         assert!(!e.met_by(None));

@@ -173,6 +173,14 @@ fn probes(family: Family, role: Role) -> Vec<Probe> {
     if family == Family::RunokExtension {
         return vec![Probe { phase: None, documented: runok_request(&Value::Null) }];
     }
+    if role == Role::Selector {
+        // Three candidates for k = 2, then none at all: both must be answered.
+        let empty = json!({"candidates": []});
+        return vec![
+            Probe { phase: None, documented: promptkit_exec::documented(role, None, &Value::Null) },
+            Probe { phase: None, documented: promptkit_exec::documented(role, None, &empty) },
+        ];
+    }
     let phases = promptkit_exec::phases(role);
     if phases.is_empty() {
         return vec![Probe { phase: None, documented: promptkit_exec::documented(role, None, &Value::Null) }];

@@ -59,7 +59,9 @@ impl Family {
     /// The roles (PicoClaw: modes) a plugin of this family can take.
     pub fn roles(self) -> &'static [Role] {
         match self {
-            Family::PromptkitExec => &[Role::Tool, Role::Eval, Role::ProviderHook, Role::ToolHook, Role::SessionHook, Role::EvalHook],
+            Family::PromptkitExec => {
+                &[Role::Tool, Role::Eval, Role::ProviderHook, Role::ToolHook, Role::SessionHook, Role::EvalHook, Role::Selector]
+            }
             Family::PromptkitServer => &[Role::Tool],
             Family::PicoclawHook => &[Role::Observe, Role::Llm, Role::ToolMode, Role::Approve],
             Family::RunokExtension => &[Role::Guard],
@@ -112,6 +114,8 @@ pub enum Role {
     SessionHook,
     /// PromptKit eval hook: receives each eval result; its stdout is ignored.
     EvalHook,
+    /// PromptKit exec selector (`spec.selectors`): picks candidates for a query.
+    Selector,
     /// PicoClaw mode `observe`: runtime event notifications.
     Observe,
     /// PicoClaw mode `llm`: `hook.before_llm` and `hook.after_llm`.
@@ -134,6 +138,7 @@ impl Role {
             Role::ToolHook => "tool-hook",
             Role::SessionHook => "session-hook",
             Role::EvalHook => "eval-hook",
+            Role::Selector => "selector",
             Role::Observe => "observe",
             Role::Llm => "llm",
             Role::ToolMode => "tool",

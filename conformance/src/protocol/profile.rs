@@ -115,6 +115,11 @@ impl Profile {
         self.has("promptkit.hook-payload-pascal-case")
     }
 
+    /// Whether selector requests use Go field names (`Text`, `PackID`, `K`, `ID` …).
+    pub fn promptkit_selector_go_names(self) -> bool {
+        self.has("promptkit.selector-payload-go-names")
+    }
+
     /// Whether empty eval-context collections are omitted rather than sent as `[]`/`{}`.
     pub fn promptkit_eval_context_omits_empty(self) -> bool {
         self.has("promptkit.eval-context-omits-empty")
@@ -212,6 +217,10 @@ impl Profile {
             (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::EvalHook) => {
                 Some((Duration::from_secs(5), "PromptKit's eval hook timeout (runtime/evals/exec_hook.go; research promptkit.md §1.0)"))
             }
+            (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::Selector) => Some((
+                Duration::from_secs(10),
+                "PromptKit's exec selector timeout (runtime/selection/exec_client.go; research promptkit.md §1.8)",
+            )),
             (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::Eval) => Some((
                 Duration::from_secs(30),
                 "PromptKit's exec eval timeout (runtime/evals/handlers/exec_handler.go; research promptkit.md §1.0)",
@@ -281,6 +290,12 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PK,
         summary: "a session hook's stdout is never parsed; only its exit status matters",
         source: "runtime/hooks/exec_hooks.go (session hooks in filter mode check spawn and exit only)",
+    },
+    Divergence {
+        id: "promptkit.selector-payload-go-names",
+        profile: PK,
+        summary: "selector requests marshal Query and Candidate without json tags: Text, Kind, PackID, AgentID, K and ID, Name, Description, Metadata (the docs and the reference rerank.py read lowercase, and select nothing)",
+        source: "runtime/selection/exec_client.go (execRequest{Query, Candidates}); research promptkit.md §1.8",
     },
     Divergence {
         id: "promptkit.exec-tool-env-only-listed",

@@ -85,6 +85,25 @@ pub fn documented(role: Role, phase: Option<&str>, fields: &Value) -> Value {
             }
             msg
         }
+        Role::Selector => {
+            let candidates = json!([
+                {"id": "book_flight", "name": "Book a flight", "description": "Books flights <one-way> & return", "metadata": {"team": "travel"}},
+                {"id": "weather", "name": "Weather", "description": "Forecasts for a city", "metadata": {}},
+                {"id": "currency", "name": "Currency", "description": "Converts amounts between currencies", "metadata": {}},
+            ]);
+            let request = json!({
+                "query": {"text": "I need a flight to Paris", "kind": "skill", "pack_id": "travel-pack", "agent_id": "planner", "k": 2},
+                "candidates": candidates,
+            });
+            let mut v = request;
+            if let Some(q) = fields.get("query") {
+                v["query"] = overlay(v["query"].clone(), q);
+            }
+            if let Some(c) = fields.get("candidates") {
+                v["candidates"] = c.clone();
+            }
+            v
+        }
         Role::SessionHook => {
             let phase = phase.unwrap_or("session_start");
             let event = json!({"session_id": "sess_123", "conversation_id": "conv_456", "messages": [], "turn_index": 0});
@@ -112,6 +131,16 @@ pub fn render(role: Role, documented: &Value, profile: Profile) -> Value {
         return Value::Object(out);
     }
     match role {
+        Role::Selector if profile.promptkit_selector_go_names() => {
+            let mut v = documented.clone();
+            if let Some(q) = documented.get("query") {
+                v["query"] = go_struct(q, QUERY);
+            }
+            if let Some(Value::Array(cs)) = documented.get("candidates") {
+                v["candidates"] = Value::Array(cs.iter().map(|c| go_struct(c, CANDIDATE)).collect());
+            }
+            v
+        }
         Role::Eval if profile.promptkit_eval_context_omits_empty() => {
             let mut v = documented.clone();
             if let Some(ctx) = v.get_mut("context").and_then(Value::as_object_mut) {
@@ -168,6 +197,20 @@ const TOOL_RESPONSE: &[GoField] = &[
     ("content", "Content", Zero::Str),
     ("error", "Error", Zero::Str),
     ("latency_ms", "LatencyMs", Zero::Int),
+];
+/// runtime/selection: `Query` and `Candidate` have no json tags.
+const QUERY: &[GoField] = &[
+    ("text", "Text", Zero::Str),
+    ("kind", "Kind", Zero::Str),
+    ("pack_id", "PackID", Zero::Str),
+    ("agent_id", "AgentID", Zero::Str),
+    ("k", "K", Zero::Int),
+];
+const CANDIDATE: &[GoField] = &[
+    ("id", "ID", Zero::Str),
+    ("name", "Name", Zero::Str),
+    ("description", "Description", Zero::Str),
+    ("metadata", "Metadata", Zero::Null),
 ];
 const SESSION_EVENT: &[GoField] = &[
     ("session_id", "SessionID", Zero::Str),

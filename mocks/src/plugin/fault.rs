@@ -155,6 +155,12 @@ faults! {
     Semantics ApproveMissing = "approve-missing";
     /// Trips "approved is a boolean" (PicoClaw): `{"approved":"true"}`.
     Semantics ApproveString = "approve-string";
+    /// Trips "selected is a list of ids" (PromptKit selector): `"selected": "a,b"`.
+    Semantics SelectorNotList = "selector-not-list";
+    /// Trips "selected ids name candidates" (PromptKit selector): adds `no-such-candidate`.
+    Semantics SelectorUnknownId = "selector-unknown-id";
+    /// Trips "at most k selected" (PromptKit selector): every candidate, whatever k is.
+    Semantics SelectorTooMany = "selector-too-many";
     /// Trips "status is allow, deny or ask in lowercase" (runok): "ALLOW".
     Semantics StatusUppercase = "status-uppercase";
     /// Trips "message is a string" (runok): `"message": 42`.
@@ -222,6 +228,7 @@ impl Fault {
             RespondNoResult => role == Role::ToolMode,
             ApproveMissing | ApproveString => role == Role::Approve,
             StatusUppercase | MessageNumber => family == Family::RunokExtension,
+            SelectorNotList | SelectorUnknownId | SelectorTooMany => family == Family::PromptkitExec && role == Role::Selector,
         }
     }
 

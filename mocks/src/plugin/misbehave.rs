@@ -15,6 +15,8 @@ use super::reply::{Answer, respond_result};
 pub(crate) enum Site<'a> {
     /// A one-shot PromptKit plugin playing this role.
     Exec(Role),
+    /// A PromptKit selector, with the request (its candidates).
+    Selector(&'a Value),
     /// A PromptKit server-mode tool (`execute`).
     Server,
     /// A PicoClaw hook answering `method`, with the request's params.
@@ -61,6 +63,13 @@ fn bend(fault: Fault, site: Site<'_>, body: Value) -> Value {
             None => body,
         },
         (MessageNumber, Runok) => with(body, "message", json!(42)),
+        (SelectorNotList, Selector(_)) => with(body, "selected", json!("a,b")),
+        (SelectorUnknownId, Selector(_)) => {
+            let mut ids = body.get("selected").and_then(Value::as_array).cloned().unwrap_or_default();
+            ids.push(json!("no-such-candidate"));
+            with(body, "selected", Value::Array(ids))
+        }
+        (SelectorTooMany, Selector(request)) => with(body, "selected", json!(super::reply::candidate_ids(request))),
         (_, Picoclaw { method, params }) => bend_picoclaw(fault, method, params, body),
         _ => body,
     }

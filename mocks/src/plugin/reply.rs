@@ -42,6 +42,7 @@ pub fn exec_role(request: Option<&Value>, roles: &[Role]) -> Role {
         Some("tool") => Some(Role::ToolHook),
         Some("session") => Some(Role::SessionHook),
         _ if obj.contains_key("args") => Some(Role::Tool),
+        _ if obj.contains_key("query") && obj.contains_key("candidates") => Some(Role::Selector),
         _ if obj.contains_key("eval_id") || obj.contains_key("duration_ms") => Some(Role::EvalHook),
         _ if obj.contains_key("content") || obj.contains_key("context") => Some(Role::Eval),
         _ => None,
@@ -61,6 +62,13 @@ pub fn exec_answer(role: Role, decision: Decision, request: &Value) -> Answer {
         Role::ProviderHook | Role::ToolHook => filter_decision(decision),
         Role::SessionHook => json!({"ack": true}),
         Role::EvalHook => return Answer::Nothing,
+        Role::Selector => {
+            // The first k candidates, read in either key style (PromptKit sends `ID`, `K`).
+            let ids = candidate_ids(request);
+            let k = request.get("query").and_then(|q| q.get("k").or_else(|| q.get("K"))).and_then(Value::as_u64).unwrap_or(u64::MAX);
+            let selected: Vec<&String> = if decision == Decision::Deny { Vec::new() } else { ids.iter().take(k as usize).collect() };
+            json!({"selected": selected, "reason": "mock: the first k"})
+        }
         _ => match decision {
             Decision::Deny => json!({"error": DENY_REASON}),
             Decision::Pending => {
@@ -70,6 +78,17 @@ pub fn exec_answer(role: Role, decision: Decision, request: &Value) -> Answer {
         },
     };
     Answer::Result(doc)
+}
+
+/// The candidate ids of a selector request, `id` or Go's `ID`.
+pub(crate) fn candidate_ids(request: &Value) -> Vec<String> {
+    request
+        .get("candidates")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.get("id").or_else(|| c.get("ID")).and_then(Value::as_str).map(String::from))
+        .collect()
 }
 
 fn filter_decision(decision: Decision) -> Value {

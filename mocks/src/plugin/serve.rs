@@ -158,7 +158,9 @@ impl<W: Write, E: Write> Session<'_, W, E> {
                         Some(rejection) => rejection,
                         None => {
                             let answer = reply::exec_answer(role, self.config.decision, &req);
-                            misbehave::apply(self.semantic_faults(&req), Site::Exec(role), answer)
+                            let site =
+                                if role == proctor_conformance::protocol::Role::Selector { Site::Selector(&req) } else { Site::Exec(role) };
+                            misbehave::apply(self.semantic_faults(&req), site, answer)
                         }
                     }
                 }

@@ -45,6 +45,8 @@ pub enum Decision {
     Approved(bool),
     /// A runok verdict (`allow`, `deny`, `ask`).
     Status(String),
+    /// A selector's picks, in its order.
+    Selected(Vec<String>),
 }
 
 impl fmt::Display for Decision {
@@ -62,6 +64,7 @@ impl fmt::Display for Decision {
             Decision::Approved(true) => f.write_str("approved"),
             Decision::Approved(false) => f.write_str("denied"),
             Decision::Status(s) => f.write_str(s),
+            Decision::Selected(ids) => write!(f, "selected [{}]", ids.join(", ")),
         }
     }
 }

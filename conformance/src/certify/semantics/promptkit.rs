@@ -11,8 +11,64 @@ pub(super) fn judge(asked: Asked<'_>, answer: &Value) -> Judged {
         Role::Eval => eval(answer),
         Role::ProviderHook | Role::ToolHook => filter(answer),
         Role::SessionHook => observe(answer),
+        Role::Selector => selector(asked.request, answer),
         _ => Judged::default(),
     }
+}
+
+/// A selector's answer: `selected`, a list of candidate ids, at most `k` of
+/// them. PromptKit unmarshals it into `[]string`; anything else is an error
+/// and the caller falls back to including every candidate.
+fn selector(request: &Value, answer: &Value) -> Judged {
+    let selected = answer.get("selected");
+    let ids: Option<Vec<String>> =
+        selected.and_then(Value::as_array).and_then(|a| a.iter().map(|v| v.as_str().map(String::from)).collect());
+    let mut findings =
+        vec![Finding::check("SELECTOR-RESPONSE-SHAPE", ids.is_some(), "$.selected", "a list of candidate id strings", || {
+            format!("{} (PromptKit fails the selection and includes every candidate)", describe(selected))
+        })];
+    let Some(ids) = ids else { return Judged { decision: None, findings } };
+    // The request's candidate ids and k, in whichever key style it was sent.
+    let key = |v: &Value, lower: &str, go: &str| v.get(lower).or_else(|| v.get(go)).cloned();
+    let candidates: Vec<String> = request
+        .get("candidates")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| key(c, "id", "ID").and_then(|v| v.as_str().map(String::from)))
+        .collect();
+    let unknown: Vec<&String> = ids.iter().filter(|id| !candidates.contains(id)).collect();
+    let mut seen = Vec::new();
+    let repeated: Vec<&String> = ids
+        .iter()
+        .filter(|id| {
+            if seen.contains(id) {
+                true
+            } else {
+                seen.push(*id);
+                false
+            }
+        })
+        .collect();
+    findings.push(Finding::check(
+        "SELECTOR-KNOWN-IDS",
+        unknown.is_empty() && repeated.is_empty(),
+        "$.selected",
+        &format!(
+            "ids drawn from the candidates ({}), each once",
+            if candidates.is_empty() { "none".to_string() } else { candidates.join(", ") }
+        ),
+        || match (unknown.is_empty(), repeated.is_empty()) {
+            (false, _) => format!("unknown {unknown:?}"),
+            _ => format!("repeated {repeated:?}"),
+        },
+    ));
+    if let Some(k) = request.get("query").and_then(|q| key(q, "k", "K")).and_then(|k| k.as_u64()).filter(|k| *k > 0) {
+        findings.push(Finding::check("SELECTOR-AT-MOST-K", ids.len() as u64 <= k, "$.selected", &format!("at most k = {k} ids"), || {
+            format!("{} ids", ids.len())
+        }));
+    }
+    Judged { decision: Some(Decision::Selected(ids)), findings }
 }
 
 fn tool(answer: &Value) -> Judged {
