@@ -21,14 +21,20 @@ pub struct Baseline {
     entries: Vec<Entry>,
 }
 
-/// One accepted failure, with the line it is written on.
+/// One accepted failure, with the line it is written on: a check under a
+/// profile (certify, verify) or a scenario (run).
 #[derive(Debug, Clone)]
 struct Entry {
-    check: String,
-    profile: String,
+    target: Target,
     case: Option<String>,
     reason: String,
     line: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Target {
+    Check { check: String, profile: String },
+    Scenario(String),
 }
 
 #[derive(Deserialize)]
@@ -40,12 +46,19 @@ struct File<T> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    check: String,
-    profile: String,
+    #[serde(default)]
+    check: Option<String>,
+    #[serde(default)]
+    profile: Option<String>,
+    #[serde(default)]
+    scenario: Option<String>,
     #[serde(default)]
     case: Option<String>,
     reason: String,
 }
+
+/// The first lines of a written baseline.
+const HEADER: &str = "# proctor baseline: failures accepted for now. Each is reported as an expected failure and does not\n# fail the run; an entry whose check or scenario passes again fails the run as stale (delete it then).\nexpected_failures:";
 
 /// A baseline that cannot be used: the author's mistake, exit 2.
 #[derive(Debug, thiserror::Error)]
@@ -68,17 +81,28 @@ impl Baseline {
             let (line, column) = (spanned.referenced.line(), spanned.referenced.column());
             let w = spanned.value;
             let at = format!("{name}:{line}:{column}");
-            if lookup(&w.check).is_none() {
-                return Err(BaselineError(format!("{at}: no check `{}`; `proctor checks` lists them", w.check)));
-            }
-            if Profile::from_name(&w.profile).is_none() {
-                let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
-                return Err(BaselineError(format!("{at}: no profile `{}`; use one of: {}", w.profile, names.join(", "))));
-            }
+            let target = match (w.check, w.profile, w.scenario) {
+                (Some(check), Some(profile), None) => {
+                    if lookup(&check).is_none() {
+                        return Err(BaselineError(format!("{at}: no check `{check}`; `proctor checks` lists them")));
+                    }
+                    if Profile::from_name(&profile).is_none() {
+                        let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
+                        return Err(BaselineError(format!("{at}: no profile `{profile}`; use one of: {}", names.join(", "))));
+                    }
+                    Target::Check { check, profile }
+                }
+                (None, None, Some(id)) => Target::Scenario(id),
+                _ => {
+                    return Err(BaselineError(format!(
+                        "{at}: an entry names either `check` and `profile` (certify, verify) or `scenario` (run)"
+                    )));
+                }
+            };
             if w.reason.trim().is_empty() {
                 return Err(BaselineError(format!("{at}: `reason` is empty; say why this failure is accepted")));
             }
-            entries.push(Entry { check: w.check, profile: w.profile, case: w.case, reason: w.reason, line });
+            entries.push(Entry { target, case: w.case, reason: w.reason, line });
         }
         Ok(Baseline { path: path.to_path_buf(), entries })
     }
@@ -88,8 +112,9 @@ impl Baseline {
     pub fn apply(&self, report: &mut Report) {
         let file = self.path.display();
         for e in &self.entries {
+            let Target::Check { check, profile } = &e.target else { continue };
             let matches = |c: &&mut proctor_conformance::certify::CheckResult| {
-                c.id == e.check && c.profile == e.profile && (e.case.is_none() || c.case == e.case)
+                c.id == check && c.profile == *profile && (e.case.is_none() || c.case == e.case)
             };
             let mut judged = 0;
             let mut failing = 0;
@@ -104,20 +129,50 @@ impl Baseline {
             if judged > 0 && failing == 0 {
                 report.stale_baseline.push(format!(
                     "stale baseline entry {file}:{}: {} under {} no longer fails; delete that entry",
-                    e.line, e.check, e.profile
+                    e.line, check, profile
                 ));
             }
         }
         report.recount();
     }
 
+    /// Marks listed failing scenarios as expected failures; returns one line
+    /// per stale entry (a listed scenario that passed).
+    pub fn apply_to_scenarios(&self, results: &mut [crate::runner::RunResult]) -> Vec<String> {
+        let file = self.path.display();
+        let mut stale = Vec::new();
+        for e in &self.entries {
+            let Target::Scenario(id) = &e.target else { continue };
+            let Some(r) = results.iter_mut().find(|r| r.id == *id) else { continue };
+            if r.passed() {
+                stale.push(format!("stale baseline entry {file}:{}: scenario {id} no longer fails; delete that entry", e.line));
+            } else if !r.unusable {
+                r.expected_failure = Some(format!("{file}:{}: {}", e.line, e.reason));
+            }
+        }
+        stale
+    }
+
+    /// The YAML of a baseline accepting every failing scenario of a run.
+    pub fn write_scenarios(results: &[crate::runner::RunResult]) -> String {
+        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        let mut out = String::from(HEADER);
+        let failing: Vec<_> = results.iter().filter(|r| !r.passed() && !r.unusable).collect();
+        if failing.is_empty() {
+            out.push_str(" []");
+        }
+        for r in failing {
+            out.push_str(&format!("\n  - {{scenario: {}, reason: {}}}", quote(&r.id), quote("TODO: why this failure is accepted for now")));
+        }
+        out.push('\n');
+        out
+    }
+
     /// The YAML of a baseline accepting every failure of `report`.
     pub fn write(report: &Report) -> String {
         // Strings are written JSON-quoted, which YAML reads as double-quoted scalars.
         let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
-        let mut out = String::from(
-            "# proctor baseline: failures accepted for now. Each is reported as an expected failure and does not\n# fail the run; an entry whose check passes again fails the run as stale (delete it then).\nexpected_failures:",
-        );
+        let mut out = String::from(HEADER);
         let failing: Vec<_> = report.checks.iter().filter(|c| c.status == Status::Fail).collect();
         if failing.is_empty() {
             out.push_str(" []");

@@ -68,3 +68,28 @@ fn selection_and_strictness_show_in_the_header_and_the_verdict() {
     assert_eq!(code, 2);
     assert!(out.contains("--check/--skip-check NOPE-*: matches no check"), "{out}");
 }
+
+#[test]
+fn a_run_baseline_accepts_a_failing_scenario_until_it_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let scenario = d.join("wrong.yaml");
+    let text = "id: t/wrong\nruntime: runok\nplugins:\n  - {name: g, process: {mock: {decision: allow}}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\nexpect:\n  outcome: deny\n";
+    std::fs::write(&scenario, text).unwrap();
+    let run = |flags: &[&str]| {
+        let out = Command::new(proctor()).current_dir(d).args(["run", "--no-progress"]).args(flags).arg("wrong.yaml").output().unwrap();
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    assert_eq!(run(&["--write-baseline", "b.yaml"]).0, 1);
+    assert!(std::fs::read_to_string(d.join("b.yaml")).unwrap().contains("  - {scenario: \"t/wrong\", reason: \"TODO:"));
+    let (code, out) = run(&["--baseline", "b.yaml", "--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["scenarios"][0]["status"], "expected_failure");
+    assert_eq!(report["summary"]["expected_failures"], 1);
+
+    std::fs::write(&scenario, text.replace("outcome: deny", "outcome: allow")).unwrap();
+    let (code, out) = run(&["--baseline", "b.yaml"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("stale baseline entry b.yaml:4: scenario t/wrong no longer fails; delete that entry"), "{out}");
+}

@@ -140,6 +140,13 @@ struct RunArgs {
     /// Do not show progress on stderr.
     #[arg(long)]
     no_progress: bool,
+    /// Failing scenarios accepted for now (YAML: expected_failures: [{scenario, reason}]). A listed
+    /// scenario that passes again fails the run as stale.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Write a baseline accepting every failing scenario to FILE (edit each `reason`).
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -25,6 +25,7 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    let baseline = args.baseline.as_deref().map(crate::baseline::Baseline::load).transpose().map_err(|e| UsageError(e.to_string()))?;
     if args.jobs == Some(0) {
         return Err(UsageError("--jobs 0 runs nothing: give at least 1 (default: one per core)".into()).into());
     }
@@ -87,16 +88,20 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let mut results = results;
     results.extend(unusable);
-    let failed = results.iter().filter(|r| !r.passed()).count();
+    let stale = baseline.map(|b| b.apply_to_scenarios(&mut results)).unwrap_or_default();
+    if let Some(path) = &args.write_baseline {
+        crate::output::write_atomically(path, crate::baseline::Baseline::write_scenarios(&results).as_bytes())?;
+    }
+    let failed = results.iter().filter(|r| !r.accepted()).count();
     let unusable = results.iter().filter(|r| r.unusable).count();
-    let rendered = crate::report::scenarios::render(&results, args.format);
+    let rendered = crate::report::scenarios::render(&results, &stale, args.format);
     match &args.output {
         Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
         None => crate::output::emit(&rendered),
     }
-    Ok(match (unusable, failed) {
-        (1.., _) => ExitCode::from(2),
-        (0, 0) => ExitCode::SUCCESS,
+    Ok(match (unusable, failed, stale.is_empty()) {
+        (1.., _, _) => ExitCode::from(2),
+        (0, 0, true) => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
 }

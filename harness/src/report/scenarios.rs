@@ -10,23 +10,26 @@ use crate::runner::RunResult;
 
 /// `pass`, `fail`, or `error` for a scenario that could not be used as written.
 fn status(r: &RunResult) -> &'static str {
-    match (r.unusable, r.passed()) {
-        (true, _) => "error",
-        (false, true) => "pass",
-        (false, false) => "fail",
+    match (r.unusable, r.passed(), r.expected_failure.is_some()) {
+        (true, _, _) => "error",
+        (false, true, _) => "pass",
+        (false, false, true) => "expected_failure",
+        (false, false, false) => "fail",
     }
 }
 
 /// Renders the results of a scenario run in `format`.
-pub fn render(results: &[RunResult], format: Format) -> String {
-    let failed = results.iter().filter(|r| !r.passed()).count();
+pub fn render(results: &[RunResult], stale: &[String], format: Format) -> String {
+    let failed = results.iter().filter(|r| !r.accepted()).count();
     let errors = results.iter().filter(|r| r.unusable).count();
+    let expected = results.iter().filter(|r| !r.passed() && r.expected_failure.is_some()).count();
     match format {
         Format::Json => {
             let out = json!({
                 "proctor_version": env!("CARGO_PKG_VERSION"),
-                "verdict": if errors > 0 { "error" } else if failed == 0 { "pass" } else { "fail" },
-                "summary": {"passed": results.len() - failed, "failed": failed - errors, "errors": errors},
+                "verdict": if errors > 0 { "error" } else if failed == 0 && stale.is_empty() { "pass" } else { "fail" },
+                "summary": {"passed": results.len() - failed - expected, "failed": failed - errors, "errors": errors, "expected_failures": expected},
+                "stale_baseline": stale,
                 "scenarios": results.iter().map(|r| json!({"id": r.id, "file": r.file, "status": status(r), "problems": r.problems, "runtime_errors": r.runtime_errors().collect::<Vec<_>>(), "summary": r.summary})).collect::<Vec<_>>(),
             });
             serde_json::to_string_pretty(&out).unwrap_or_default() + "\n"
@@ -35,7 +38,7 @@ pub fn render(results: &[RunResult], format: Format) -> String {
             let mut junit = Junit::new("proctor run");
             let mut suite = TestSuite::new("scenarios");
             for r in results {
-                let status = if r.passed() {
+                let status = if r.accepted() {
                     TestCaseStatus::success()
                 } else {
                     let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
@@ -74,6 +77,9 @@ pub fn render(results: &[RunResult], format: Format) -> String {
                 for p in &r.problems {
                     let _ = writeln!(out, "       {}", escape(p).replace('\n', "\n       "));
                 }
+                if let Some(why) = &r.expected_failure {
+                    let _ = writeln!(out, "       accepted by the baseline: {}", escape(why));
+                }
                 if !r.passed() {
                     // The runtime's own error is often the root cause behind unmet expectations.
                     for e in r.runtime_errors() {
@@ -85,7 +91,11 @@ pub fn render(results: &[RunResult], format: Format) -> String {
                 }
             }
             let errors_text = if errors > 0 { format!(", {errors} could not be used (exit 2)") } else { String::new() };
-            let _ = writeln!(out, "\n{} passed, {} failed{errors_text}", results.len() - failed, failed - errors);
+            let expected_text = if expected > 0 { format!(", {expected} expected failures (baseline)") } else { String::new() };
+            for s in stale {
+                let _ = writeln!(out, "FAIL {}", escape(s));
+            }
+            let _ = writeln!(out, "\n{} passed, {} failed{errors_text}{expected_text}", results.len() - failed - expected, failed - errors);
             out
         }
     }

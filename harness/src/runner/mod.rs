@@ -22,6 +22,9 @@ pub struct RunResult {
     /// The scenario could not be used as written (a malformed file, a plugin
     /// command that cannot be started): the author's mistake, exit 2.
     pub unusable: bool,
+    /// A baseline accepts this failure for now (where, and why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_failure: Option<String>,
     /// Unmet expectations and run errors; empty when the scenario passed.
     pub problems: Vec<String>,
     /// What was observed.
@@ -31,6 +34,11 @@ pub struct RunResult {
 }
 
 impl RunResult {
+    /// Whether the run may go on green: it passed, or a baseline accepts its failure.
+    pub fn accepted(&self) -> bool {
+        self.passed() || self.expected_failure.is_some()
+    }
+
     /// Whether every expectation held.
     pub fn passed(&self) -> bool {
         self.problems.is_empty()
@@ -43,6 +51,7 @@ impl RunResult {
             id,
             file: None,
             unusable: false,
+            expected_failure: None,
             problems: vec![problem],
             summary: Summary::default(),
             transcript: Transcript::default(),
@@ -56,6 +65,7 @@ impl RunResult {
             id: file.clone(),
             file: Some(file),
             unusable: true,
+            expected_failure: None,
             problems: vec![problem],
             summary: Summary::default(),
             transcript: Transcript::default(),
@@ -104,5 +114,13 @@ pub async fn run(scenario: &Scenario, env: &RunEnv) -> RunResult {
     for r in &scenario.redact {
         ctx.transcript.redact(&r.pattern, r.with.as_deref().unwrap_or("[redacted]"));
     }
-    RunResult { id: scenario.id.clone(), file: None, unusable, problems, summary: ctx.summary, transcript: ctx.transcript }
+    RunResult {
+        id: scenario.id.clone(),
+        file: None,
+        unusable,
+        expected_failure: None,
+        problems,
+        summary: ctx.summary,
+        transcript: ctx.transcript,
+    }
 }
