@@ -166,3 +166,19 @@ fn the_checked_in_schema_is_current() {
     let schema: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(schema["title"], "Scenario");
 }
+
+#[test]
+fn run_profile_all_shows_where_the_profiles_part_ways() {
+    let (_, out, _) = run(&["run", "--no-progress", "--profile", "all", "scenarios/runok/uppercase-status-falls-back-to-ask.yaml"]);
+    assert!(out.contains("runok/uppercase-status-falls-back-to-ask [documented]"), "{out}");
+    assert!(out.contains("runok/uppercase-status-falls-back-to-ask [runok@0.3.1]"), "{out}");
+    let table = &out[out.find("Where the profiles part ways").expect("the divergence table")..];
+    // runok sorts its request keys and sends no trailing newline: the first stdin differs.
+    assert!(table.contains("runok/uppercase-status-falls-back-to-ask: entry"), "{table}");
+    assert!(table.contains("documented         plugin shouty_guard stdin: {\"jsonrpc\":\"2.0\",\"id\":1,"), "{table}");
+    assert!(table.contains("runok@0.3.1        plugin shouty_guard stdin: {\"id\":1,\"jsonrpc\":\"2.0\","), "{table}");
+
+    let (code, _, err) = run(&["run", "--no-progress", "--profile", "picoclaw@cf67dd3", "scenarios/runok"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--profile") && err.contains("runok@0.3.1") && err.contains("`all`"), "{err}");
+}

@@ -140,6 +140,12 @@ struct RunArgs {
     /// Do not show progress on stderr.
     #[arg(long)]
     no_progress: bool,
+    /// Play every scenario under this profile (`documented`, or a runtime as
+    /// implemented) instead of its own; `all` plays each under both of its
+    /// family's profiles and prints, per scenario, where the two transcripts
+    /// first part ways.
+    #[arg(long, value_name = "NAME|all")]
+    profile: Option<String>,
     /// Failing scenarios accepted for now (YAML: expected_failures: [{scenario, reason}]). A listed
     /// scenario that passes again fails the run as stale.
     #[arg(long, value_name = "FILE")]

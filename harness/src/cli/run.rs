@@ -9,6 +9,8 @@ use std::sync::Arc;
 use anyhow::Context;
 
 use super::{RunArgs, UsageError, runtime};
+use proctor_conformance::protocol::Profile;
+
 use crate::context::RunEnv;
 use crate::report::escape;
 use crate::runner::{RunResult, run};
@@ -48,6 +50,32 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
             },
             Err(e) => unusable.push(RunResult::unusable_file(f, e.to_string())),
         }
+    }
+    // `--profile`: one profile for every scenario, or each under both (`all`).
+    let mut pairs: Vec<(String, [String; 2])> = Vec::new();
+    if let Some(wanted) = &args.profile {
+        let mut expanded = Vec::new();
+        for (file, scenario) in scenarios {
+            let family = scenario.runtime.family();
+            let profiles: Vec<Profile> = match wanted.as_str() {
+                "all" => Profile::for_family(family).to_vec(),
+                name => vec![Profile::parse(family, name).map_err(|e| UsageError(format!("--profile: {e} (or `all`)")))?],
+            };
+            if profiles.len() > 1 {
+                let ids = profiles.iter().map(|p| format!("{} [{}]", scenario.id, p.name()));
+                let ids: Vec<String> = ids.collect();
+                pairs.push((scenario.id.clone(), [ids[0].clone(), ids[1].clone()]));
+            }
+            for p in &profiles {
+                let mut s = scenario.clone();
+                s.profile = Some(p.name().to_string());
+                if profiles.len() > 1 {
+                    s.id = format!("{} [{}]", scenario.id, p.name());
+                }
+                expanded.push((file.clone(), s));
+            }
+        }
+        scenarios = expanded;
     }
     if let Some(dir) = &args.record_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -94,7 +122,10 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let failed = results.iter().filter(|r| !r.accepted()).count();
     let unusable = results.iter().filter(|r| r.unusable).count();
-    let rendered = crate::report::scenarios::render(&results, &stale, args.format);
+    let mut rendered = crate::report::scenarios::render(&results, &stale, args.format);
+    if !pairs.is_empty() && args.format == crate::report::Format::Text {
+        rendered.push_str(&crate::report::divergence::render(&pairs, &results));
+    }
     match &args.output {
         Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
         None => crate::output::emit(&rendered),

@@ -1,6 +1,7 @@
 //! Rendering a certification [`Report`] in each output format. Every format
 //! is a function of the same report data; none adds or drops a result.
 
+pub mod divergence;
 mod escape;
 mod junit;
 mod markdown;
