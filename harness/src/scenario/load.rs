@@ -71,14 +71,19 @@ fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
     for p in &s.plugins {
         let fits = matches!(
             (s.runtime, &p.config),
-            (Runtime::Promptkit, PluginConfig::PromptkitHook(_) | PluginConfig::PromptkitTool(_) | PluginConfig::PromptkitEval(_))
-                | (Runtime::Picoclaw, PluginConfig::PicoclawHook(_))
+            (
+                Runtime::Promptkit,
+                PluginConfig::PromptkitHook(_)
+                    | PluginConfig::PromptkitTool(_)
+                    | PluginConfig::PromptkitEval(_)
+                    | PluginConfig::PromptkitSelector(_)
+            ) | (Runtime::Picoclaw, PluginConfig::PicoclawHook(_))
                 | (Runtime::Runok, PluginConfig::RunokExtension(_))
         );
         if !fits {
             return invalid(
                 format!("plugin `{}` is configured for another runtime than {:?}", p.name, s.runtime),
-                "promptkit takes promptkit_hook/promptkit_tool/promptkit_eval, picoclaw picoclaw_hook, runok runok_extension",
+                "promptkit takes promptkit_hook/promptkit_tool/promptkit_eval/promptkit_selector, picoclaw picoclaw_hook, runok runok_extension",
             );
         }
     }

@@ -125,6 +125,8 @@ pub enum PluginConfig {
     PromptkitTool(PromptkitTool),
     /// PromptKit RuntimeConfig `spec.evals.<type>` plus the pack's eval definition.
     PromptkitEval(PromptkitEval),
+    /// PromptKit RuntimeConfig `spec.selectors.<name>` used as the tool selector.
+    PromptkitSelector(PromptkitSelector),
     /// PicoClaw `hooks.processes.<name>`.
     PicoclawHook(PicoclawHook),
     /// runok extension.
@@ -177,6 +179,15 @@ pub struct PromptkitEval {
     /// Passed to the eval as `params`.
     #[serde(default)]
     pub params: Value,
+}
+
+/// PromptKit exec selector, picking which tools the LLM is offered.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PromptkitSelector {
+    /// How many tools to offer at most (the query's `k`; 0 or absent: no limit).
+    #[serde(default)]
+    pub k: Option<u32>,
 }
 
 /// PicoClaw process hook.
@@ -436,6 +447,7 @@ impl Plugin {
             PluginConfig::PromptkitTool(t) if t.runtime.as_deref() == Some("server") => (Family::PromptkitServer, vec![Role::Tool]),
             PluginConfig::PromptkitTool(_) => (Family::PromptkitExec, vec![Role::Tool]),
             PluginConfig::PromptkitEval(_) => (Family::PromptkitExec, vec![Role::Eval]),
+            PluginConfig::PromptkitSelector(_) => (Family::PromptkitExec, vec![Role::Selector]),
             PluginConfig::PicoclawHook(h) => {
                 let mut modes = Vec::new();
                 if !h.observe.is_empty() {

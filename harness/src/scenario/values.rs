@@ -97,7 +97,7 @@ pub(super) fn validate(s: &Scenario, text: &str, path: &Path) -> Result<(), Load
                     one_of("intercept", stage, "a PicoClaw interceptor stage", PICOCLAW_STAGES)?;
                 }
             }
-            PluginConfig::RunokExtension(_) => {}
+            PluginConfig::RunokExtension(_) | PluginConfig::PromptkitSelector(_) => {}
         }
     }
     Ok(())

@@ -8,6 +8,7 @@
 mod evals;
 mod guardrails;
 mod hooks;
+mod selector;
 mod tools;
 
 use proctor_mocks::provider::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall};
@@ -132,7 +133,10 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
             }
             _ => {}
         }
-        let request = LlmRequest { messages: st.messages.clone(), tools: tool_names(ctx) };
+        // The tool selector, if any, picks the tools of this call from the user's last message.
+        let query = st.messages.iter().rev().find(|m| m.role == "user").map(|m| m.content.clone()).unwrap_or_default();
+        let tools = selector::offered(ctx, &query, tool_names(ctx)).await;
+        let request = LlmRequest { messages: st.messages.clone(), tools };
         ctx.transcript.push(
             "llm",
             "request",
