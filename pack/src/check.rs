@@ -1,0 +1,50 @@
+//! One pack under one profile: its shape, its references and its templates, as a list of diagnostics.
+
+use serde::Serialize;
+
+use crate::diagnostic::{At, Diagnostic, Findings, Severity};
+use crate::profile::PackProfile;
+use crate::shape::{self, Dialect, Shape};
+use crate::source::Document;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PackReport {
+    pub file: String,
+    pub profile: String,
+    /// No error-severity diagnostic under this profile.
+    pub valid: bool,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The schema a profile reads a pack with.
+pub fn dialect(profile: PackProfile) -> Dialect {
+    match profile {
+        PackProfile::PromptKit => Dialect::PromptKit,
+        PackProfile::Documented | PackProfile::PromptPackPython => Dialect::Spec,
+    }
+}
+
+pub fn check(document: &Document, profile: PackProfile) -> PackReport {
+    let mut findings = Findings::new(document);
+    for (pointer, _) in &document.duplicate_keys {
+        findings.push(
+            At::Key,
+            pointer,
+            Severity::Warning,
+            "PACK-DUPLICATE-KEY",
+            "this key is given twice in one object; every implementation silently keeps the last value",
+            "remove one of them",
+        );
+    }
+    shape::walk(&Shape::Object(&shape::PACK), &document.value, "", dialect(profile), &mut findings);
+    if let Some(pack) = document.value.as_object() {
+        crate::references::check(pack, profile, &mut findings);
+    }
+    let diagnostics = findings.finish();
+    PackReport {
+        file: document.file.display().to_string(),
+        profile: profile.name().to_string(),
+        valid: !diagnostics.iter().any(|d| d.severity == Severity::Error),
+        diagnostics,
+    }
+}

@@ -1,0 +1,129 @@
+//! What the model really gets from one prompt of a pack under one profile: the system prompt after the
+//! implementation's own template rules, the tools it is offered and the validators that guard it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::profile::PackProfile;
+use crate::template::{self, Declared, Outcome};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RenderedPrompt {
+    pub profile: String,
+    pub prompt: String,
+    pub system_prompt: String,
+    /// `rendered`, `fallback` (PromptKit's generic prompt), `raw` (PromptKit's unsubstituted template)
+    /// or `refused`.
+    pub outcome: &'static str,
+    /// One sentence on what happened, loud when the prompt is not what the author wrote.
+    pub explanation: Option<String>,
+    pub tools: Vec<Value>,
+    /// Tools the prompt names that the model is not offered, each with why.
+    pub dropped_tools: Vec<String>,
+    pub validators: Vec<Value>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("the pack has no prompt `{wanted}`; its prompts are {known}")]
+    NoSuchPrompt { wanted: String, known: String },
+}
+
+/// Renders prompt `key` of `pack` under `profile` with the variables a host passes (as text).
+pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<String, String>) -> Result<RenderedPrompt, RenderError> {
+    let prompts = pack.get("prompts").and_then(Value::as_object);
+    let Some(prompt) = prompts.and_then(|p| p.get(key)) else {
+        let known: Vec<&str> = prompts.iter().flat_map(|p| p.keys().map(String::as_str)).collect();
+        return Err(RenderError::NoSuchPrompt {
+            wanted: key.to_string(),
+            known: if known.is_empty() { "none".into() } else { known.join(", ") },
+        });
+    };
+    let declared: Vec<Declared> = prompt
+        .get("variables")
+        .and_then(Value::as_array)
+        .iter()
+        .flat_map(|l| l.iter())
+        .filter_map(|v| {
+            Some(Declared {
+                name: v.get("name")?.as_str()?.to_string(),
+                required: v.get("required").and_then(Value::as_bool).unwrap_or(false),
+                default: v.get("default").cloned(),
+            })
+        })
+        .collect();
+    let fragments: BTreeMap<String, String> = pack
+        .get("fragments")
+        .and_then(Value::as_object)
+        .iter()
+        .flat_map(|m| m.iter())
+        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+        .collect();
+    let template = prompt.get("system_template").and_then(Value::as_str).unwrap_or_default();
+    let rendered = template::render(profile, template, &declared, given, &fragments);
+
+    let tool_defs = pack.get("tools").and_then(Value::as_object);
+    let members = pack.get("agents").and_then(|a| a.get("members")).and_then(Value::as_object);
+    let mut tools = Vec::new();
+    let mut dropped_tools = Vec::new();
+    let mut validators: Vec<Value> = prompt.get("validators").and_then(Value::as_array).cloned().unwrap_or_default();
+    for name in prompt.get("tools").and_then(Value::as_array).iter().flat_map(|l| l.iter()).filter_map(Value::as_str) {
+        if let Some(tool) = tool_defs.and_then(|t| t.get(name)) {
+            tools.push(serde_json::json!({
+                "name": name,
+                "description": tool.get("description").cloned().unwrap_or(Value::Null),
+                "parameters": tool.get("parameters").cloned().unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}})),
+            }));
+        } else if let Some(member) = members.and_then(|m| m.get(name)) {
+            let name = if profile.is_promptkit() { format!("a2a__{name}") } else { name.to_string() };
+            tools.push(
+                serde_json::json!({"name": name, "description": member.get("description").cloned().unwrap_or(Value::Null), "agent": true}),
+            );
+        } else {
+            dropped_tools.push(format!("{name}: not defined in the pack's tools"));
+        }
+    }
+    if profile.is_promptkit() {
+        validators.retain(|v| v.get("enabled").and_then(Value::as_bool) != Some(false));
+    }
+
+    let (outcome, explanation) = match &rendered.outcome {
+        Outcome::Rendered => ("rendered", None),
+        Outcome::PromptKitFallback { variable } => {
+            for tool in tools.drain(..) {
+                dropped_tools
+                    .push(format!("{}: dropped with the prompt (PromptKit's fallback)", tool["name"].as_str().unwrap_or_default()));
+            }
+            validators.clear();
+            (
+                "fallback",
+                Some(format!(
+                    "PROMPTKIT FALLBACK: required variable `{variable}` is missing or empty, so PromptKit silently replaced the whole prompt with {:?}, and dropped its tools and validators (only a warning in its log)",
+                    template::PROMPTKIT_FALLBACK
+                )),
+            )
+        }
+        Outcome::PromptKitRaw { unresolved } => (
+            "raw",
+            Some(format!(
+                "PROMPTKIT RAW TEMPLATE: {} could not be resolved, so PromptKit sends the template exactly as written, with no variable substituted (only logged)",
+                unresolved.join(", ")
+            )),
+        ),
+        Outcome::Refused { message } => ("refused", Some(format!("{} refuses to render: {message}", profile.name()))),
+    };
+    Ok(RenderedPrompt {
+        profile: profile.name().to_string(),
+        prompt: key.to_string(),
+        system_prompt: rendered.text,
+        outcome,
+        explanation,
+        tools,
+        dropped_tools,
+        validators,
+        notes: rendered.notes,
+    })
+}
