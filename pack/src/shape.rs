@@ -657,14 +657,9 @@ impl Walker<'_, '_> {
             if let Some(format) = rule.promptkit_format
                 && !format.accepts(text)
             {
-                self.fail(
-                    At::Value,
-                    pointer,
-                    "PACK-FORMAT",
-                    true,
-                    format!("{text:?} is not {}", format.meaning()),
-                    format!("write {}", format.meaning()),
-                );
+                let message =
+                    format!("PromptKit refuses to open the pack: gojsonschema checks formats, and {text:?} is not {}", format.meaning());
+                self.out.push(At::Value, pointer, Severity::Error, "PACK-FORMAT", message, format!("write {}", format.meaning()));
             }
         }
     }

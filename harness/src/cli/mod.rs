@@ -8,6 +8,7 @@ mod judging;
 mod load;
 mod mock_plugin;
 mod mock_provider;
+mod pack;
 mod run;
 mod runtime;
 mod verify;
@@ -54,6 +55,9 @@ enum Command {
     /// Work with certificates written by `proctor certify --certificate FILE`.
     #[command(subcommand)]
     Certificate(certificate::CertificateCommand),
+    /// Check a PromptPack, or render what the model really gets from one of its prompts.
+    #[command(subcommand)]
+    Pack(pack::PackCommand),
     /// Run as a scripted plugin, well-behaved or misbehaving on purpose.
     ///
     /// Point a runtime (or `proctor certify`) at this command to see how it
@@ -336,6 +340,7 @@ pub fn main() -> ExitCode {
         Command::Certify(args) => certify::run(args),
         Command::Checks(args) => checks::run(args),
         Command::Certificate(command) => certificate::run(command),
+        Command::Pack(command) => pack::run(command),
         Command::MockPlugin(args) => mock_plugin::run(args),
         Command::MockProvider(args) => mock_provider::run(args),
         Command::Run(args) => run::main(args),

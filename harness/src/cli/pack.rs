@@ -1,0 +1,256 @@
+//! `proctor pack check` and `proctor pack render`: a PromptPack as the spec, PromptKit and
+//! promptpack-python each read it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use proctor_pack::render::RenderedPrompt;
+use proctor_pack::{PackProfile, PackReport, Severity};
+use serde_json::Value;
+
+use super::UsageError;
+
+#[derive(Debug, clap::Subcommand)]
+pub(super) enum PackCommand {
+    /// Check packs: the 1.4.0 shape, every cross-reference, the workflow, the templates.
+    ///
+    /// Each diagnostic names its JSON pointer, file:line:column, severity, rule
+    /// (`proctor checks` lists them) and a one-line fix. Under
+    /// promptkit@86d9f36 it also says what PromptKit does with the pack: what
+    /// its forked schema refuses, validator types it cannot open, fields it
+    /// ignores, placeholders it never fills. Exit 0 valid under every profile,
+    /// 1 invalid under some, 2 when a file cannot be read as a pack.
+    #[command(after_help = "Examples:
+  proctor pack check examples/promptpack/support.pack.json
+  proctor pack check --profile promptkit --format json packs/*.pack.json")]
+    Check {
+        /// A profile to check under (repeatable): documented, promptkit@86d9f36,
+        /// promptpack-python@c78e36b. Default: all three.
+        #[arg(long = "profile", value_name = "NAME", value_parser = parse_profile)]
+        profiles: Vec<PackProfile>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: PackFormat,
+        /// The pack files (JSON or YAML).
+        #[arg(value_name = "PACK", required = true)]
+        packs: Vec<PathBuf>,
+    },
+    /// Show what the model really gets from one prompt: system prompt, tools, validators.
+    ///
+    /// Renders the prompt's template as each implementation does. PromptKit's
+    /// silent failures are shown as what they are: a missing required
+    /// variable replaces the whole prompt with "You are a helpful AI
+    /// assistant." and drops its tools and validators; an unresolved
+    /// placeholder (a fragment, `{{ spaced }}`) sends the raw template.
+    /// Exit 0 when every profile renders the prompt as written, 1 when one
+    /// falls back, sends the raw template or refuses, 2 for usage errors.
+    #[command(after_help = "Examples:
+  proctor pack render examples/promptpack/support.pack.json --prompt support --var company=Acme
+  proctor pack render pack.json --prompt support --vars vars.yaml --profile promptkit")]
+    Render {
+        #[arg(value_name = "PACK")]
+        pack: PathBuf,
+        /// The prompt's key under `prompts`.
+        #[arg(long, value_name = "KEY")]
+        prompt: String,
+        /// A variable's value (repeatable), as the host passes it.
+        #[arg(long = "var", value_name = "NAME=VALUE", value_parser = parse_var)]
+        vars: Vec<(String, String)>,
+        /// Variables from a YAML or JSON file of NAME: VALUE (given --var wins).
+        #[arg(long, value_name = "FILE")]
+        vars_file: Option<PathBuf>,
+        /// A profile to render under (repeatable). Default: all three.
+        #[arg(long = "profile", value_name = "NAME", value_parser = parse_profile)]
+        profiles: Vec<PackProfile>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: PackFormat,
+    },
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(super) enum PackFormat {
+    Text,
+    Json,
+}
+
+fn parse_var(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.is_empty() && !k.contains(char::is_whitespace) => Ok((k.to_string(), v.to_string())),
+        _ => Err(format!("`{s}` is not NAME=VALUE (e.g. --var company=Acme)")),
+    }
+}
+
+fn parse_profile(name: &str) -> Result<PackProfile, String> {
+    PackProfile::parse(name)
+}
+
+fn profiles_or_all(profiles: Vec<PackProfile>) -> Vec<PackProfile> {
+    if profiles.is_empty() { PackProfile::ALL.to_vec() } else { profiles }
+}
+
+pub(super) fn run(command: PackCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        PackCommand::Check { profiles, format, packs } => check(&profiles_or_all(profiles), format, &packs),
+        PackCommand::Render { pack, prompt, vars, vars_file, profiles, format } => {
+            render(&pack, &prompt, vars, vars_file.as_deref(), &profiles_or_all(profiles), format)
+        }
+    }
+}
+
+fn check(profiles: &[PackProfile], format: PackFormat, packs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let mut reports: Vec<PackReport> = Vec::new();
+    let mut unreadable: Vec<(String, String)> = Vec::new();
+    for path in packs {
+        match proctor_pack::load(path) {
+            Ok(document) => reports.extend(profiles.iter().map(|p| proctor_pack::check(&document, *p))),
+            Err(error) => unreadable.push((path.display().to_string(), error.to_string())),
+        }
+    }
+    match format {
+        PackFormat::Json => {
+            let mut entries: Vec<Value> = reports.iter().map(serde_json::to_value).collect::<Result<_, _>>()?;
+            entries.extend(unreadable.iter().map(|(file, error)| serde_json::json!({"file": file, "error": error})));
+            crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&serde_json::json!({"packs": entries}))?));
+        }
+        PackFormat::Text => crate::output::emit(&check_text(&reports, &unreadable)),
+    }
+    Ok(if !unreadable.is_empty() {
+        ExitCode::from(2)
+    } else if reports.iter().any(|r| !r.valid) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn check_text(reports: &[PackReport], unreadable: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for report in reports {
+        let errors = report.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+        let warnings = report.diagnostics.len() - errors;
+        let verdict = if report.valid { "valid" } else { "INVALID" };
+        out.push_str(&format!("{} under {}: {verdict} ({errors} error(s), {warnings} warning(s))\n", report.file, report.profile));
+        for d in &report.diagnostics {
+            let severity = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let path = if d.path.is_empty() { "(the pack)" } else { &d.path };
+            out.push_str(&format!(
+                "  {}:{}:{}: {severity}[{}] {} (at {path})\n      fix: {}\n",
+                report.file, d.line, d.column, d.rule, d.message, d.fix
+            ));
+        }
+    }
+    for (_, error) in unreadable {
+        out.push_str(&format!("error: {error}\n"));
+    }
+    let profiles: std::collections::BTreeSet<&str> = reports.iter().map(|r| r.profile.as_str()).collect();
+    let invalid: Vec<String> = reports.iter().filter(|r| !r.valid).map(|r| format!("{} under {}", r.file, r.profile)).collect();
+    out.push_str(&format!(
+        "\n{} pack(s) checked under {}; {}\n",
+        reports.len() / profiles.len().max(1),
+        profiles.into_iter().collect::<Vec<_>>().join(", "),
+        match (invalid.is_empty(), unreadable.is_empty()) {
+            (true, true) => "all valid".to_string(),
+            (_, false) => format!("{} file(s) could not be read as a pack", unreadable.len()),
+            (false, true) => format!("invalid: {}", invalid.join("; ")),
+        }
+    ));
+    out
+}
+
+/// Variables as a host passes them: text. A --vars file may hold numbers and booleans, which each
+/// implementation turns into text its own way, so they stay values until a profile is chosen.
+fn variables(vars: Vec<(String, String)>, file: Option<&Path>) -> anyhow::Result<BTreeMap<String, Value>> {
+    let mut values = BTreeMap::new();
+    if let Some(file) = file {
+        let text = std::fs::read_to_string(file).map_err(|e| UsageError(format!("{}: cannot read: {e}", file.display())))?;
+        let parsed: BTreeMap<String, Value> = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { strict_booleans: true })
+            .map_err(|e| UsageError(format!("{}: not a map of NAME: VALUE: {e}", file.display())))?;
+        values.extend(parsed);
+    }
+    values.extend(vars.into_iter().map(|(k, v)| (k, Value::String(v))));
+    Ok(values)
+}
+
+fn render(
+    pack: &Path,
+    prompt: &str,
+    vars: Vec<(String, String)>,
+    vars_file: Option<&Path>,
+    profiles: &[PackProfile],
+    format: PackFormat,
+) -> anyhow::Result<ExitCode> {
+    let document = proctor_pack::load(pack).map_err(|e| UsageError(e.to_string()))?;
+    let values = variables(vars, vars_file)?;
+    let mut rendered: Vec<(RenderedPrompt, PackReport)> = Vec::new();
+    for profile in profiles {
+        let given: BTreeMap<String, String> =
+            values.iter().map(|(k, v)| (k.clone(), proctor_pack::template::value_text(*profile, v))).collect();
+        let prompt = proctor_pack::render::render(&document.value, prompt, *profile, &given)
+            .map_err(|e| UsageError(format!("{}: {e}", pack.display())))?;
+        rendered.push((prompt, proctor_pack::check(&document, *profile)));
+    }
+    match format {
+        PackFormat::Json => {
+            let entries: Vec<Value> = rendered
+                .iter()
+                .map(|(r, report)| {
+                    let mut entry = serde_json::to_value(r).unwrap_or_default();
+                    entry["pack_valid"] = Value::Bool(report.valid);
+                    entry
+                })
+                .collect();
+            crate::output::emit(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(&serde_json::json!({"file": pack.display().to_string(), "renders": entries}))?
+            ));
+        }
+        PackFormat::Text => crate::output::emit(&render_text(&rendered)),
+    }
+    // Exit 1 when some implementation does not send the prompt as written: a fallback, a raw
+    // template or a refusal is what a pack author runs this command to catch.
+    Ok(if rendered.iter().all(|(r, _)| r.outcome == "rendered") { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn render_text(rendered: &[(RenderedPrompt, PackReport)]) -> String {
+    let mut out = String::new();
+    for (r, report) in rendered {
+        out.push_str(&format!("=== prompt `{}` under {}: {} ===\n", r.prompt, r.profile, r.outcome));
+        if !report.valid {
+            let errors = report.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+            let opens = if r.profile.starts_with("promptkit") { "PromptKit may refuse to open it; " } else { "" };
+            out.push_str(&format!("!! the pack has {errors} error(s) under this profile: {opens}see `proctor pack check`\n"));
+        }
+        if let Some(explanation) = &r.explanation {
+            out.push_str(&format!("!! {explanation}\n"));
+        }
+        out.push_str("--- system prompt ---\n");
+        out.push_str(&r.system_prompt);
+        if !r.system_prompt.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&format!("--- tools offered ({}) ---\n", r.tools.len()));
+        for tool in &r.tools {
+            let parameters = tool.get("parameters").map(|p| format!(" parameters {p}")).unwrap_or_default();
+            out.push_str(&format!(
+                "  {}: {}{parameters}\n",
+                tool["name"].as_str().unwrap_or_default(),
+                tool["description"].as_str().unwrap_or_default()
+            ));
+        }
+        for dropped in &r.dropped_tools {
+            out.push_str(&format!("  (not offered) {dropped}\n"));
+        }
+        out.push_str(&format!("--- validators ({}) ---\n", r.validators.len()));
+        for validator in &r.validators {
+            out.push_str(&format!("  {validator}\n"));
+        }
+        for note in &r.notes {
+            out.push_str(&format!("note: {note}\n"));
+        }
+        out.push('\n');
+    }
+    out
+}
