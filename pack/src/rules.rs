@@ -1,6 +1,7 @@
 //! The catalogue of pack diagnostics: every rule a diagnostic can carry, with what it guards and where
 //! the fact comes from. `proctor checks` prints it; a test holds every emitted rule to this list.
 
+#[derive(Debug, serde::Serialize)]
 pub struct Rule {
     pub id: &'static str,
     pub title: &'static str,

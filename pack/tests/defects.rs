@@ -296,6 +296,78 @@ const DEFECTS: &[Defect] = &[
         line_of: "billing",
         expect: &[error(DOC, "PACK-REF-PROMPT", "/agents/members/billing"), error(PK, "PACK-REF-PROMPT", "/agents/members/billing")],
     },
+    Defect {
+        name: "a prompt id that is not its key",
+        edits: &[("\"id\": \"escalate\",", "\"id\": \"handoff\",")],
+        line_of: "\"handoff\"",
+        expect: &[warning(DOC, "PACK-KEY-MISMATCH", "/prompts/escalate/id"), valid(DOC)],
+    },
+    Defect {
+        name: "an empty prompt name",
+        edits: &[("\"name\": \"Triage\",", "\"name\": \"\",")],
+        line_of: "\"name\": \"\"",
+        expect: &[error(DOC, "PACK-LENGTH", "/prompts/triage/name")],
+    },
+    Defect {
+        name: "a workflow with no states",
+        edits: &[("\"states\": {\n      \"triage\": {", "\"states\": {},\n    \"unused\": {\n      \"triage\": {")],
+        line_of: "\"states\": {}",
+        expect: &[error(DOC, "PACK-EMPTY", "/workflow/states")],
+    },
+    Defect {
+        name: "an artifact mode outside replace and append",
+        edits: &[(
+            "\"max_visits\": 2,",
+            "\"max_visits\": 2,\n        \"artifacts\": { \"summary\": { \"type\": \"text\", \"mode\": \"merge\" } },",
+        )],
+        line_of: "\"merge\"",
+        expect: &[error(DOC, "PACK-ENUM", "/workflow/states/triage/artifacts/summary/mode")],
+    },
+    Defect {
+        name: "a required variable with a default",
+        edits: &[(
+            "{ \"name\": \"company\", \"type\": \"string\", \"required\": true, \"description\"",
+            "{ \"name\": \"company\", \"type\": \"string\", \"required\": true, \"default\": \"Acme\", \"description\"",
+        )],
+        line_of: "\"default\": \"Acme\"",
+        expect: &[warning(DOC, "PACK-VARIABLE-DEFAULT", "/prompts/triage/variables/0/default"), valid(DOC)],
+    },
+    Defect {
+        name: "a state no path reaches",
+        edits: &[(
+            "\"escalate\": { \"prompt_task\": \"escalate\", \"terminal\": true },",
+            "\"escalate\": { \"prompt_task\": \"escalate\", \"terminal\": true },\n      \"limbo\": { \"prompt_task\": \"escalate\", \"terminal\": true },",
+        )],
+        line_of: "\"limbo\"",
+        expect: &[warning(DOC, "WORKFLOW-GRAPH", "/workflow/states/limbo"), valid(DOC)],
+    },
+    Defect {
+        name: "a conditional no implementation fills",
+        edits: &[("Answer in {{language}}.", "Answer in {{language}}.{{#if vip}} Be extra polite.{{/if}}")],
+        line_of: "{{#if vip}}",
+        expect: &[
+            warning(DOC, "TEMPLATE-UNKNOWN-SYNTAX", "/prompts/triage/system_template"),
+            error(PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/triage/system_template"),
+        ],
+    },
+    Defect {
+        name: "an artifact placeholder no state declares",
+        edits: &[("Confirm every refund with its order id.", "Confirm every refund with its order id. Notes so far: {{artifacts.notes}}")],
+        line_of: "{{artifacts.notes}}",
+        expect: &[warning(DOC, "TEMPLATE-ARTIFACT", "/prompts/resolve/system_template"), valid(DOC)],
+    },
+    Defect {
+        name: "an eval type PromptKit does not know (skipped there)",
+        edits: &[("\"type\": \"no_tool_errors\"", "\"type\": \"sentiment\"")],
+        line_of: "\"sentiment\"",
+        expect: &[valid(DOC), warning(PK, "PACK-PROMPTKIT-EVAL-TYPE", "/evals/0/type"), valid(PK)],
+    },
+    Defect {
+        name: "agents.entry that is no member",
+        edits: &[("\"workflow\": {", "\"agents\": { \"entry\": \"boss\", \"members\": { \"triage\": {} } },\n  \"workflow\": {")],
+        line_of: "\"boss\"",
+        expect: &[error(DOC, "PACK-REF-AGENT", "/agents/entry"), error(PK, "PACK-REF-AGENT", "/agents/entry")],
+    },
 ];
 
 fn edited(defect: &Defect) -> String {
@@ -382,4 +454,17 @@ fn yaml_packs_are_checked_with_their_lines() {
     assert_eq!((tool.path.as_str(), tool.line, tool.column), ("/prompts/main/tools/0", 11, 13));
     let undeclared = report.diagnostics.iter().find(|d| d.rule == "TEMPLATE-UNDECLARED").expect(&show(&report.diagnostics));
     assert_eq!(undeclared.line, 10);
+}
+
+#[test]
+fn every_rule_in_the_catalogue_has_a_defect_that_raises_it() {
+    let mut raised = std::collections::BTreeSet::new();
+    for defect in DEFECTS {
+        let document = parse("support.pack.json".into(), &edited(defect)).unwrap();
+        for profile in PackProfile::ALL {
+            raised.extend(check(&document, profile).diagnostics.into_iter().map(|d| d.rule));
+        }
+    }
+    let never: Vec<&str> = proctor_pack::rules::RULES.iter().map(|r| r.id).filter(|id| !raised.contains(id)).collect();
+    assert!(never.is_empty(), "rules no defect raises (add one): {never:?}");
 }

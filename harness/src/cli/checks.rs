@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use proctor_conformance::check::tolerance::{TOLERANCES, Tolerance};
 use proctor_conformance::check::{CATALOGUE, CheckDef};
 use proctor_conformance::protocol::{Family, Profile};
+use proctor_pack::rules::{RULES, Rule};
 use serde_json::json;
 
 use super::ChecksArgs;
@@ -18,22 +19,27 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
     let mut profiles: Vec<Profile> = families.iter().flat_map(|f| Profile::for_family(*f)).collect();
     profiles.sort();
     profiles.dedup();
+    // Pack rules belong to no wire family: listed when the whole catalogue is asked for.
+    let pack_rules: &[Rule] = if args.protocol.is_none() { RULES } else { &[] };
     match args.format {
         Format::Json => {
             let profiles: Vec<_> = profiles
                 .iter()
                 .map(|p| json!({"name": p.name(), "divergences": p.divergences().collect::<Vec<_>>(), "tolerances": tolerances(*p)}))
                 .collect();
-            crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&json!({"checks": checks, "profiles": profiles}))?));
+            crate::output::emit(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(&json!({"checks": checks, "profiles": profiles, "pack_rules": pack_rules}))?
+            ));
         }
-        Format::Markdown => crate::output::emit(&markdown(&checks)),
+        Format::Markdown => crate::output::emit(&(markdown(&checks) + &pack_markdown(pack_rules))),
         Format::Junit => {
             return Err(super::UsageError(
                 "`proctor checks --format junit`: the catalogue is not a test run; use text, json or markdown (junit is for certify, verify and run)".into(),
             )
             .into());
         }
-        Format::Text => crate::output::emit(&text(&checks, &profiles)),
+        Format::Text => crate::output::emit(&(text(&checks, &profiles) + &pack_text(pack_rules))),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -105,4 +111,28 @@ fn text(checks: &[&CheckDef], profiles: &[Profile]) -> String {
 /// The documented rules `profile`'s runtime does not enforce.
 fn tolerances(profile: Profile) -> Vec<&'static Tolerance> {
     TOLERANCES.iter().filter(|t| t.profile == profile).collect()
+}
+
+/// The PromptPack rules of `proctor pack check`.
+fn pack_text(rules: &[Rule]) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("\nPromptPack rules (proctor pack check; {} rules, severity set per profile)\n", rules.len());
+    for r in rules {
+        let _ = writeln!(out, "  {:<30} {}", r.id, r.title);
+        let _ = writeln!(out, "  {:<30} source: {}", "", r.source);
+    }
+    out
+}
+
+fn pack_markdown(rules: &[Rule]) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("\n## PromptPack rules ({} rules)\n\n| id | what it finds | source |\n|---|---|---|\n", rules.len());
+    for r in rules {
+        let _ = writeln!(out, "| `{}` | {} | {} |", r.id, r.title.replace('|', "\\|"), r.source.replace('|', "\\|"));
+    }
+    out
 }

@@ -1,0 +1,158 @@
+//! `proctor pack check` and `proctor pack render` as a user runs them: exit codes, the JSON report's
+//! shape, bad input as exit 2 with its location, and PromptKit's silent fallbacks shown loudly.
+
+mod common;
+
+use std::process::Command;
+
+use common::{proctor, repo_root};
+use serde_json::Value;
+
+const EXAMPLE: &str = "examples/promptpack/support.pack.json";
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(proctor()).current_dir(repo_root()).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn the_example_pack_is_valid_under_all_three_profiles() {
+    let (code, out, err) = run(&["pack", "check", "--format", "json", EXAMPLE]);
+    assert_eq!(code, 0, "{out}{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let profiles: Vec<&str> = report["packs"].as_array().unwrap().iter().map(|p| p["profile"].as_str().unwrap()).collect();
+    assert_eq!(profiles, ["documented", "promptkit@86d9f36", "promptpack-python@c78e36b"]);
+    assert!(report["packs"].as_array().unwrap().iter().all(|p| p["valid"] == true && p["diagnostics"] == serde_json::json!([])));
+}
+
+#[test]
+fn a_pack_invalid_under_promptkit_only_exits_1_with_every_field_of_the_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        std::fs::read_to_string(repo_root().join(EXAMPLE)).unwrap().replacen("\"type\": \"banned_words\"", "\"type\": \"regex_match\"", 1);
+    let pack = write(&dir, "p.pack.json", &text);
+    let (code, out, _) = run(&["pack", "check", "--format", "json", &pack]);
+    assert_eq!(code, 1, "{out}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let packs = report["packs"].as_array().unwrap();
+    assert_eq!(packs.iter().map(|p| p["valid"].as_bool().unwrap()).collect::<Vec<_>>(), [true, false, true]);
+    let d = &packs[1]["diagnostics"][0];
+    let line = text.lines().position(|l| l.contains("regex_match")).unwrap() + 1;
+    assert_eq!(d["path"], "/prompts/triage/validators/0/type");
+    assert_eq!(
+        (d["line"].as_u64(), d["severity"].as_str(), d["rule"].as_str()),
+        (Some(line as u64), Some("error"), Some("PACK-PROMPTKIT-VALIDATOR-TYPE"))
+    );
+    assert!(d["column"].as_u64().unwrap() > 1 && !d["message"].as_str().unwrap().is_empty() && !d["fix"].as_str().unwrap().is_empty());
+
+    // one profile only: the documented verdict alone is valid
+    let (code, out, _) = run(&["pack", "check", "--profile", "documented", &pack]);
+    assert_eq!(code, 0, "{out}");
+    // text: file:line:column, severity, rule, pointer and fix
+    let (_, out, _) = run(&["pack", "check", "--profile", "promptkit", &pack]);
+    assert!(
+        out.contains(&format!("{pack}:{line}:")) && out.contains("error[PACK-PROMPTKIT-VALIDATOR-TYPE]") && out.contains("fix: "),
+        "{out}"
+    );
+    assert!(out.contains("INVALID"), "{out}");
+}
+
+#[test]
+fn unreadable_packs_are_exit_2_with_their_location_and_the_rest_are_still_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = write(&dir, "broken.pack.json", "{\n  \"id\": \"x\",\n  \"name\": \n}\n");
+    let yaml = write(&dir, "broken.pack.yaml", "id: x\nprompts: [a\n");
+    let empty = write(&dir, "empty.pack.json", "");
+    let list = write(&dir, "list.json", "[1, 2]");
+    let (code, out, _) = run(&["pack", "check", "--format", "json", &broken, EXAMPLE, &yaml, &empty, &list, "/nonexistent/p.json"]);
+    assert_eq!(code, 2, "{out}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let errors: Vec<&str> = report["packs"].as_array().unwrap().iter().filter_map(|p| p["error"].as_str()).collect();
+    assert_eq!(errors.len(), 5, "{out}");
+    assert!(errors[0].starts_with(&format!("{broken}:4:1: not valid JSON")), "{}", errors[0]);
+    assert!(errors[1].starts_with(&format!("{yaml}:")), "{}", errors[1]);
+    assert!(errors[2].contains("the file is empty"), "{}", errors[2]);
+    assert!(errors[3].ends_with("a pack is one object at the top level, this is an array"), "{}", errors[3]);
+    assert!(errors[4].contains("cannot read the pack"), "{}", errors[4]);
+    // the readable pack was still judged, under every profile
+    assert_eq!(report["packs"].as_array().unwrap().iter().filter(|p| p["valid"] == true).count(), 3);
+}
+
+#[test]
+fn a_huge_file_is_refused_before_it_is_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.json");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(proctor_pack::source::MAX_PACK_BYTES + 1).unwrap();
+    let (code, out, _) = run(&["pack", "check", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("a pack may be at most"), "{out}");
+}
+
+#[test]
+fn usage_mistakes_are_exit_2_naming_the_valid_values() {
+    let (code, _, err) = run(&["pack", "check", "--profile", "promptkit@0.0.1", EXAMPLE]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the pack profiles are documented, promptkit@86d9f36, promptpack-python@c78e36b"), "{err}");
+    let (code, _, err) = run(&["pack", "render", EXAMPLE, "--prompt", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no prompt `nope`; its prompts are triage, resolve, escalate"), "{err}");
+    let (code, _, err) = run(&["pack", "render", EXAMPLE, "--prompt", "triage", "--var", "company"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not NAME=VALUE"), "{err}");
+}
+
+#[test]
+fn render_shows_the_promptkit_fallback_loudly_and_exits_1() {
+    let (code, out, _) = run(&["pack", "render", EXAMPLE, "--prompt", "resolve", "--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let renders = report["renders"].as_array().unwrap();
+    let by_profile = |name: &str| renders.iter().find(|r| r["profile"] == name).unwrap();
+    let pk = by_profile("promptkit@86d9f36");
+    assert_eq!((pk["outcome"].as_str(), pk["system_prompt"].as_str()), (Some("fallback"), Some("You are a helpful AI assistant.")));
+    assert_eq!(pk["tools"], serde_json::json!([]));
+    assert_eq!(pk["validators"], serde_json::json!([]));
+    assert!(pk["explanation"].as_str().unwrap().contains("required variable `company`"));
+    assert_eq!(by_profile("documented")["outcome"], "refused");
+    assert_eq!(by_profile("promptpack-python@c78e36b")["outcome"], "refused");
+
+    let (code, out, _) = run(&["pack", "render", EXAMPLE, "--prompt", "resolve", "--var", "company=Acme", "--profile", "promptkit"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("You resolve order problems for Acme. You may refund up to 100 EUR"), "{out}");
+    assert!(out.contains("--- tools offered (2) ---") && out.contains("lookup_order:") && out.contains("--- validators (1) ---"), "{out}");
+}
+
+#[test]
+fn render_shows_how_each_implementation_prints_a_number_and_a_fragment() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo_root().join(EXAMPLE))
+        .unwrap()
+        .replacen("\"default\": 100 }", "\"default\": 1000000 }", 1)
+        .replacen("without approval.", "without approval. {{fragments.tone}}", 1)
+        .replacen(
+            "\"tools\": {\n    \"lookup_order\"",
+            "\"fragments\": { \"tone\": \"Be brief.\" },\n  \"tools\": {\n    \"lookup_order\"",
+            1,
+        );
+    let pack = write(&dir, "p.pack.json", &text);
+    let vars = write(&dir, "vars.yaml", "company: Acme\n");
+    let (code, out, _) = run(&["pack", "render", &pack, "--prompt", "resolve", "--vars-file", &vars, "--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let prompt = |i: usize| report["renders"][i]["system_prompt"].as_str().unwrap().to_string();
+    assert!(prompt(0).contains("up to 1000000 EUR without approval. Be brief."), "documented: {}", prompt(0));
+    assert_eq!(report["renders"][1]["outcome"], "raw");
+    assert!(prompt(1).contains("{{company}}") && prompt(1).contains("{{fragments.tone}}"), "promptkit: {}", prompt(1));
+    assert!(prompt(2).contains("up to 1000000 EUR without approval. {{fragments.tone}}"), "python: {}", prompt(2));
+    // without the fragment, PromptKit prints the default as Go's %v does
+    let plain = write(&dir, "q.pack.json", &text.replacen(" {{fragments.tone}}", "", 1));
+    let (_, out, _) = run(&["pack", "render", &plain, "--prompt", "resolve", "--var", "company=Acme", "--profile", "promptkit"]);
+    assert!(out.contains("up to 1e+06 EUR"), "{out}");
+}
