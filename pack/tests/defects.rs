@@ -450,9 +450,10 @@ fn yaml_packs_are_checked_with_their_lines() {
     let yaml = "id: tiny\nname: Tiny\nversion: 1.0.0\ntemplate_engine: {version: v1, syntax: '{{variable}}'}\nprompts:\n  main:\n    id: main\n    name: Main\n    version: 1.0.0\n    system_template: Hi {{who}}\n    tools: [nope]\n";
     let document = parse("tiny.pack.yaml".into(), yaml).unwrap();
     let report = check(&document, DOC);
-    let tool = report.diagnostics.iter().find(|d| d.rule == "PACK-REF-TOOL").expect(&show(&report.diagnostics));
+    let tool = report.diagnostics.iter().find(|d| d.rule == "PACK-REF-TOOL").unwrap_or_else(|| panic!("{}", show(&report.diagnostics)));
     assert_eq!((tool.path.as_str(), tool.line, tool.column), ("/prompts/main/tools/0", 11, 13));
-    let undeclared = report.diagnostics.iter().find(|d| d.rule == "TEMPLATE-UNDECLARED").expect(&show(&report.diagnostics));
+    let undeclared =
+        report.diagnostics.iter().find(|d| d.rule == "TEMPLATE-UNDECLARED").unwrap_or_else(|| panic!("{}", show(&report.diagnostics)));
     assert_eq!(undeclared.line, 10);
 }
 
