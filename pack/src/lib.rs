@@ -13,7 +13,8 @@
 //! - [`references`]: what the prose says the schema cannot (names that must exist, a workflow that ends);
 //! - [`template`]: placeholders, and rendering a template as each implementation does;
 //! - [`check`]: all of the above for one pack under one profile;
-//! - [`render`]: the system prompt, tools and validators one prompt really gets.
+//! - [`render`]: the system prompt, tools and validators one prompt really gets;
+//! - [`runtime_config`]: PromptKit's RuntimeConfig, the exec plugins bound to a pack.
 
 pub mod check;
 pub mod diagnostic;
@@ -21,6 +22,7 @@ pub mod profile;
 pub mod references;
 pub mod render;
 pub mod rules;
+pub mod runtime_config;
 pub mod shape;
 pub mod source;
 pub mod template;

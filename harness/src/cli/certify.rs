@@ -20,7 +20,13 @@ use crate::report::{Format, render};
 pub(super) const DEFAULT_TIMEOUT_MS: u64 = 5000;
 
 pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
-    let family = args.protocol;
+    if let Some(config) = args.runtime_config.clone() {
+        return super::runtime_config::run(&args, &config);
+    }
+    if args.pack.is_some() {
+        return Err(UsageError("--pack is read with --runtime-config only (the pack whose plugins the RuntimeConfig binds)".into()).into());
+    }
+    let family = args.protocol.ok_or_else(|| UsageError("--protocol is required (or --runtime-config)".into()))?;
     let roles = roles(family, args.role.as_deref())?;
     let profiles = if args.profiles.is_empty() {
         Profile::for_family(family).to_vec()
@@ -50,38 +56,9 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         }
         command.cwd = Some(cwd.clone());
     }
-    let deadlines = Deadlines { request: Duration::from_millis(args.timeout_ms), ..Deadlines::default() };
-    let show_progress = !args.no_progress && std::io::stderr().is_terminal();
-    let options = Options {
-        command,
-        family,
-        roles,
-        profiles,
-        cases,
-        deadlines,
-        require,
-        fuzz,
-        progress: Box::new(move |step| {
-            if show_progress {
-                let mut err = std::io::stderr().lock();
-                let _ = write!(err, "\r\x1b[2K  … {}", crate::report::escape(step));
-                let _ = err.flush();
-            }
-        }),
-    };
-    let report = runtime::run_local(certify(&options))?;
-    if show_progress {
-        eprint!("\r\x1b[2K");
-    }
-    let mut report = report.map_err(|e| match e {
-        CertifyError::Spawn(e) => UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")),
-    })?;
-    report.notes.extend(environment_notes(&options, &report));
+    let plan = Plan { family, roles, profiles, command, cases, fuzz, require, timeout_ms: args.timeout_ms };
+    let mut report = judge(plan, !args.no_progress)?;
     report.options = replay_options(&args);
-    for note in deadline_notes(&options) {
-        eprintln!("warning: {note}");
-        report.notes.push(note);
-    }
     args.judging.apply(&mut report, baseline.as_ref())?;
     let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();
     let mut rendered = render(&report, args.format, color);
@@ -112,6 +89,55 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// One plugin to certify, its invocation already checked.
+pub(super) struct Plan {
+    pub family: Family,
+    pub roles: Vec<Role>,
+    pub profiles: Vec<Profile>,
+    pub command: PluginCommand,
+    pub cases: Option<CasesFile>,
+    pub fuzz: Option<Fuzz>,
+    pub require: Vec<&'static Capability>,
+    pub timeout_ms: u64,
+}
+
+/// Certifies one plugin: every probe, case and fuzz input under every profile, with the notes on
+/// its environment and on deadlines longer than the runtime's own.
+pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_conformance::certify::Report> {
+    let deadlines = Deadlines { request: Duration::from_millis(plan.timeout_ms), ..Deadlines::default() };
+    let show_progress = progress && std::io::stderr().is_terminal();
+    let options = Options {
+        command: plan.command,
+        family: plan.family,
+        roles: plan.roles,
+        profiles: plan.profiles,
+        cases: plan.cases,
+        deadlines,
+        require: plan.require,
+        fuzz: plan.fuzz,
+        progress: Box::new(move |step| {
+            if show_progress {
+                let mut err = std::io::stderr().lock();
+                let _ = write!(err, "\r\x1b[2K  … {}", crate::report::escape(step));
+                let _ = err.flush();
+            }
+        }),
+    };
+    let report = runtime::run_local(certify(&options))?;
+    if show_progress {
+        eprint!("\r\x1b[2K");
+    }
+    let mut report = report.map_err(|e| match e {
+        CertifyError::Spawn(e) => UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")),
+    })?;
+    report.notes.extend(environment_notes(&options, &report));
+    for note in deadline_notes(&options) {
+        eprintln!("warning: {note}");
+        report.notes.push(note);
+    }
+    Ok(report)
+}
+
 /// `--fuzz`/`--schema`/`--fuzz-seed`, checked against the family and role
 /// before any plugin starts.
 fn fuzz_options(args: &CertifyArgs, family: Family, roles: &[Role]) -> Result<Option<Fuzz>, UsageError> {
@@ -132,7 +158,7 @@ fn fuzz_options(args: &CertifyArgs, family: Family, roles: &[Role]) -> Result<Op
 }
 
 /// The roles a plugin claims, with per-family defaults and a clear error.
-fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
+pub(super) fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
     let names = || family.roles().iter().map(|r| r.name()).collect::<Vec<_>>().join(", ");
     match (family, role) {
         (Family::PromptkitExec, None) => Err(UsageError(format!(

@@ -11,6 +11,7 @@ mod mock_provider;
 mod pack;
 mod run;
 mod runtime;
+mod runtime_config;
 mod verify;
 
 use std::path::PathBuf;
@@ -49,7 +50,7 @@ enum Command {
     /// Runs the family's built-in probes (and your --cases) under the
     /// documented profile and under the runtime as implemented, and reports
     /// every check with the bytes exchanged and a hint for each failure.
-    Certify(CertifyArgs),
+    Certify(Box<CertifyArgs>),
     /// Print the check catalogue and the wire-fidelity profiles.
     Checks(ChecksArgs),
     /// Work with certificates written by `proctor certify --certificate FILE`.
@@ -162,8 +163,22 @@ struct RunArgs {
 #[derive(Debug, clap::Args)]
 struct CertifyArgs {
     /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension.
-    #[arg(long, value_name = "FAMILY")]
-    protocol: Family,
+    #[arg(long, value_name = "FAMILY", required_unless_present = "runtime_config")]
+    protocol: Option<Family>,
+    /// Certify every exec plugin a PromptKit RuntimeConfig binds, in one report.
+    ///
+    /// Each binding of spec.tools (exec), spec.evals, spec.hooks and
+    /// spec.selectors is certified in its role (a `runtime: server` tool
+    /// as promptkit-server), started in the file's folder with the
+    /// binding's args, its timeout_ms as the deadline, and its `env:` names
+    /// given their values from proctor's environment (or --env). A
+    /// `NAME.cases.yaml` beside a plugin's script is used as its --cases.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["protocol", "role", "cases", "command", "cwd", "certificate", "badge", "baseline", "write_baseline", "require", "schema"])]
+    runtime_config: Option<PathBuf>,
+    /// With --runtime-config: the pack the config binds. Its tools' `parameters` are the
+    /// --fuzz schemas, and bindings that name nothing in the pack are reported.
+    #[arg(long, value_name = "PACK", requires = "runtime_config")]
+    pack: Option<PathBuf>,
     #[command(flatten)]
     judging: judging::JudgingArgs,
     /// Role of the plugin. promptkit-exec: tool, eval, provider-hook, tool-hook,
@@ -244,7 +259,7 @@ struct CertifyArgs {
     #[arg(long)]
     no_progress: bool,
     /// The plugin command and its arguments (after `--`). No shell is involved.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    #[arg(last = true, required_unless_present = "runtime_config", value_name = "COMMAND")]
     command: Vec<String>,
 }
 
@@ -337,7 +352,7 @@ pub fn main() -> ExitCode {
         proctor_conformance::transport::tree::become_subreaper();
     }
     let result = match cli.command {
-        Command::Certify(args) => certify::run(args),
+        Command::Certify(args) => certify::run(*args),
         Command::Checks(args) => checks::run(args),
         Command::Certificate(command) => certificate::run(command),
         Command::Pack(command) => pack::run(command),

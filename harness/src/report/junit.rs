@@ -8,9 +8,27 @@ use quick_junit::{NonSuccessKind, Property, Report as Junit, TestCase, TestCaseS
 
 /// Renders the JUnit report.
 pub fn render(report: &Report) -> String {
-    let mut junit = Junit::new(report.title.clone().unwrap_or_else(|| format!("proctor certify {}", report.protocol)));
+    render_many(&report.title.clone().unwrap_or_else(|| format!("proctor certify {}", report.protocol)), &[report])
+}
+
+/// Several certifications (the plugins of one RuntimeConfig) as one JUnit document; each report's
+/// suites are named by its title when it has one.
+pub fn render_many(title: &str, reports: &[&Report]) -> String {
+    let mut junit = Junit::new(title);
+    for report in reports {
+        junit.add_test_suites(suites(report, reports.len() > 1));
+    }
+    junit.to_string().unwrap_or_else(|e| format!("<!-- cannot render JUnit: {e} -->\n"))
+}
+
+fn suites(report: &Report, named: bool) -> Vec<TestSuite> {
+    let mut suites = Vec::new();
+    let subject = match (&report.title, named) {
+        (Some(title), true) => format!("{title} {}", report.protocol),
+        _ => report.protocol.to_string(),
+    };
     for profile in &report.profiles {
-        let mut suite = TestSuite::new(format!("{} [{profile}]", report.protocol));
+        let mut suite = TestSuite::new(format!("{subject} [{profile}]"));
         if let Some((_, verdict)) = report.profile_verdicts.iter().find(|(p, _)| p == profile) {
             let word = if *verdict == Verdict::Conformant { "conformant" } else { "nonconformant" };
             suite.add_property(Property::new("verdict", word));
@@ -54,7 +72,7 @@ pub fn render(report: &Report) -> String {
             }
             suite.add_test_case(case);
         }
-        junit.add_test_suite(suite);
+        suites.push(suite);
     }
-    junit.to_string().unwrap_or_else(|e| format!("<!-- cannot render JUnit: {e} -->\n"))
+    suites
 }

@@ -3,7 +3,7 @@
 
 pub mod divergence;
 mod escape;
-mod junit;
+pub mod junit;
 mod markdown;
 pub mod scenarios;
 mod text;

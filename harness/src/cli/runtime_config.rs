@@ -1,0 +1,232 @@
+//! `proctor certify --runtime-config FILE [--pack PACK]`: every exec plugin a PromptKit RuntimeConfig
+//! binds, each certified in its role as `proctor certify` would, in one report.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use proctor_conformance::certify::fuzz::{Fuzz, ToolSchema};
+use proctor_conformance::certify::{CasesFile, Report, Verdict};
+use proctor_conformance::protocol::{Family, Profile};
+use proctor_conformance::transport::PluginCommand;
+use proctor_pack::runtime_config::{Binding, HookKind, RuntimeConfig, Section};
+use serde_json::{Value, json};
+
+use super::certify::{DEFAULT_TIMEOUT_MS, Plan, judge, roles};
+use super::{CertifyArgs, UsageError};
+use crate::output;
+use crate::report::{Format, render};
+
+/// One binding, certified.
+struct Judged {
+    binding: Binding,
+    family: Family,
+    role: &'static str,
+    cases: Option<PathBuf>,
+    report: Report,
+}
+
+pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
+    let config = proctor_pack::runtime_config::load(path).map_err(|e| UsageError(e.to_string()))?;
+    let pack = args.pack.as_deref().map(proctor_pack::load).transpose().map_err(|e| UsageError(e.to_string()))?;
+    if args.fuzz.is_some() && pack.is_none() {
+        return Err(UsageError("--fuzz with --runtime-config needs --pack: the tools' parameters are taken from the pack".into()).into());
+    }
+    let mut notes = pack.as_ref().map(|p| pack_notes(&config, &p.value)).unwrap_or_default();
+    notes.extend(
+        config.not_exec.iter().map(|t| format!("spec.tools.{t} is not an exec binding (mock, HTTP, MCP or client): no plugin to certify")),
+    );
+    let mut judged = Vec::new();
+    for binding in &config.bindings {
+        let (family, role) = family_and_role(binding);
+        if !args.no_progress {
+            eprintln!("certifying {} ({} {role}): {}", binding.label(), family.name(), binding.command.join(" "));
+        }
+        let roles = roles(family, Some(role))?;
+        let profiles = if args.profiles.is_empty() {
+            Profile::for_family(family).to_vec()
+        } else {
+            args.profiles.iter().map(|p| Profile::parse(family, p).map_err(|e| UsageError(e.to_string()))).collect::<Result<_, _>>()?
+        };
+        let cases_path = cases_beside(binding, &config);
+        let cases = match &cases_path {
+            Some(p) => {
+                let cases = CasesFile::load(p).map_err(|e| UsageError(e.to_string()))?;
+                cases.check_applicable(family, &roles, p).map_err(|e| UsageError(e.to_string()))?;
+                Some(cases)
+            }
+            None => None,
+        };
+        let fuzz = match (args.fuzz, binding.section, pack.as_ref().and_then(|p| p.value.get("tools")?.get(&binding.name))) {
+            (Some(inputs), Section::Tool, Some(tool)) => {
+                Some(Fuzz { inputs, seed: args.fuzz_seed, tool: ToolSchema::from_document(tool.clone(), Some(&binding.name)) })
+            }
+            _ => None,
+        };
+        let mut command =
+            PluginCommand::new(binding.command.clone()).ok_or_else(|| UsageError(format!("{}: empty command", binding.label())))?;
+        command.env_remove = crate::context::UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
+        command.env = environment(binding, &args.env);
+        command.cwd = Some(config.dir.clone());
+        let plan = Plan {
+            family,
+            roles,
+            profiles,
+            command,
+            cases,
+            fuzz,
+            require: Vec::new(),
+            timeout_ms: binding.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
+        };
+        let mut report = judge(plan, !args.no_progress)?;
+        report.title = Some(format!("proctor certify {} ({})", binding.label(), path.display()));
+        args.judging.apply(&mut report, None)?;
+        judged.push(Judged { binding: binding.clone(), family, role, cases: cases_path, report });
+    }
+    let rendered = match args.format {
+        Format::Json => format!("{}\n", serde_json::to_string_pretty(&as_json(path, args.pack.as_deref(), &judged, &notes))?),
+        Format::Junit => crate::report::junit::render_many(
+            &format!("proctor certify --runtime-config {}", path.display()),
+            &judged.iter().map(|j| &j.report).collect::<Vec<_>>(),
+        ),
+        Format::Markdown | Format::Text => as_text(path, &judged, &notes, args.format),
+    };
+    match &args.output {
+        Some(out) => output::write_atomically(out, rendered.as_bytes())?,
+        None => output::emit(&rendered),
+    }
+    Ok(if judged.iter().all(|j| j.report.verdict == Verdict::Conformant) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The protocol family and role PromptKit speaks to a binding with.
+fn family_and_role(binding: &Binding) -> (Family, &'static str) {
+    match (binding.section, binding.hook) {
+        (Section::Tool, _) if binding.server => (Family::PromptkitServer, "tool"),
+        (Section::Tool, _) => (Family::PromptkitExec, "tool"),
+        (Section::Eval, _) => (Family::PromptkitExec, "eval"),
+        (Section::Selector, _) => (Family::PromptkitExec, "selector"),
+        (Section::Hook, Some(HookKind::Provider)) => (Family::PromptkitExec, "provider-hook"),
+        (Section::Hook, Some(HookKind::Tool)) => (Family::PromptkitExec, "tool-hook"),
+        (Section::Hook, Some(HookKind::Session)) => (Family::PromptkitExec, "session-hook"),
+        (Section::Hook, _) => (Family::PromptkitExec, "eval-hook"),
+    }
+}
+
+/// The binding's `env:` names with their values: `--env` first, then proctor's own environment
+/// (PromptKit reads them from its host). A name set nowhere is left out, as PromptKit leaves it.
+fn environment(binding: &Binding, given: &[(String, String)]) -> Vec<(String, String)> {
+    binding
+        .env
+        .iter()
+        .filter_map(|name| {
+            let value = given.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).or_else(|| std::env::var(name).ok())?;
+            Some((name.clone(), value))
+        })
+        .collect()
+}
+
+/// `X.cases.yaml` beside a script the binding runs (`./hooks/x.py` → `./hooks/x.cases.yaml`).
+fn cases_beside(binding: &Binding, config: &RuntimeConfig) -> Option<PathBuf> {
+    binding.command.iter().map(|arg| config.dir.join(arg)).filter(|p| p.is_file()).find_map(|script| {
+        let cases = script.with_extension("cases.yaml");
+        cases.is_file().then_some(cases)
+    })
+}
+
+/// What the pack and the config say about each other: tools bound to nothing in the pack, pack tools
+/// and eval types with no binding.
+fn pack_notes(config: &RuntimeConfig, pack: &Value) -> Vec<String> {
+    let mut notes = Vec::new();
+    let tools: Vec<&str> = pack.get("tools").and_then(Value::as_object).into_iter().flat_map(|m| m.keys().map(String::as_str)).collect();
+    let prompts = pack.get("prompts").and_then(Value::as_object).into_iter().flat_map(|m| m.values());
+    let eval_types: Vec<&str> = pack
+        .get("evals")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .chain(prompts.filter_map(|p| p.get("evals")?.as_array()).flatten())
+        .filter_map(|e| e.get("type")?.as_str())
+        .collect();
+    for binding in &config.bindings {
+        match binding.section {
+            Section::Tool if !tools.contains(&binding.name.as_str()) => notes.push(format!(
+                "{} binds tool `{}`, which the pack does not define: PromptKit never offers it to the model",
+                binding.label(),
+                binding.name
+            )),
+            Section::Eval if !eval_types.contains(&binding.name.as_str()) => {
+                notes.push(format!("{} binds eval type `{}`, which no eval of the pack uses: it never runs", binding.label(), binding.name))
+            }
+            _ => {}
+        }
+    }
+    let bound = |section: Section, name: &str| {
+        config.bindings.iter().any(|b| b.section == section && b.name == name) || config.not_exec.iter().any(|t| t == name)
+    };
+    for tool in tools.iter().filter(|t| !bound(Section::Tool, t)) {
+        notes.push(format!("pack tool `{tool}` has no binding in spec.tools: PromptKit has nothing to run when the model calls it"));
+    }
+    notes
+}
+
+fn as_json(path: &Path, pack: Option<&Path>, judged: &[Judged], notes: &[String]) -> Value {
+    let all = judged.iter().all(|j| j.report.verdict == Verdict::Conformant);
+    json!({
+        "runtime_config": path.display().to_string(),
+        "pack": pack.map(|p| p.display().to_string()),
+        "verdict": if all { "conformant" } else { "nonconformant" },
+        "notes": notes,
+        "plugins": judged.iter().map(|j| json!({
+            "binding": j.binding.label(),
+            "line": j.binding.line,
+            "protocol": j.family.name(),
+            "role": j.role,
+            "command": j.binding.command,
+            "cases": j.cases.as_ref().map(|c| c.display().to_string()),
+            "report": serde_json::to_value(&j.report).unwrap_or(Value::Null),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn as_text(path: &Path, judged: &[Judged], notes: &[String], format: Format) -> String {
+    let markdown = format == Format::Markdown;
+    let mut out = String::new();
+    for j in judged {
+        let cases = j.cases.as_ref().map(|c| format!(", cases {}", c.display())).unwrap_or_default();
+        let heading = format!(
+            "{} (line {}): {} {} — {}{cases}",
+            j.binding.label(),
+            j.binding.line,
+            j.family.name(),
+            j.role,
+            j.binding.command.join(" ")
+        );
+        out.push_str(&if markdown { format!("## {heading}\n\n") } else { format!("══ {heading}\n") });
+        out.push_str(&render(&j.report, format, false));
+        out.push('\n');
+    }
+    let conformant = judged.iter().filter(|j| j.report.verdict == Verdict::Conformant).count();
+    out.push_str(&if markdown {
+        format!("## {} ({} plugins)\n\n", path.display(), judged.len())
+    } else {
+        format!("RuntimeConfig {} ({} plugins)\n", path.display(), judged.len())
+    });
+    for j in judged {
+        let verdict = if j.report.verdict == Verdict::Conformant { "conformant" } else { "NONCONFORMANT" };
+        let line = format!(
+            "{:<40} {:<30} {verdict:<14} {}",
+            j.binding.label(),
+            format!("{} {}", j.family.name(), j.role),
+            j.report.verdict_sentence()
+        );
+        out.push_str(&if markdown { format!("- {line}\n") } else { format!("  {line}\n") });
+    }
+    for note in notes {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    out.push_str(&format!(
+        "{}: {conformant} of {} plugins conformant\n",
+        if conformant == judged.len() { "CONFORMANT" } else { "NONCONFORMANT" },
+        judged.len()
+    ));
+    out
+}
