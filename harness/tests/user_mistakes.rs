@@ -259,3 +259,36 @@ fn verify_with_nothing_to_judge_is_a_usage_error_not_conformant() {
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("nothing was judged: every check was skipped"), "{err}");
 }
+
+#[test]
+fn a_pack_scenarios_own_mistakes_are_exit_2_with_their_location() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "id: t/pack\nruntime: promptkit\n";
+    let turns = "turns:\n  - user: hi\n";
+    // a pack file that does not exist
+    let (code, out) = run_one(dir.path(), &format!("{head}pack: examples/promptpack/nope.pack.json\nprompt: triage\n{turns}"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("pack: examples/promptpack/nope.pack.json: cannot read the pack"), "{out}");
+    // a prompt the pack does not have
+    let (code, out) = run_one(dir.path(), &format!("{head}pack: examples/promptpack/support.pack.json\nprompt: nope\n{turns}"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("no prompt `nope`; its prompts are triage, resolve, escalate"), "{out}");
+    // a pack invalid under the profile the scenario runs in, with the pack's own line
+    let broken = std::fs::read_to_string(repo_root().join("examples/promptpack/support.pack.json")).unwrap().replacen(
+        "\"entry\": \"triage\"",
+        "\"entry\": \"start\"",
+        1,
+    );
+    let pack = write(dir.path(), "broken.pack.json", &broken);
+    let line = broken.lines().position(|l| l.contains("\"entry\": \"start\"")).unwrap() + 1;
+    let (code, out) = run_one(dir.path(), &format!("{head}pack: {pack}\nprompt: triage\n{turns}"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains(&format!("broken.pack.json:{line}:")) && out.contains("[PACK-REF-STATE]"), "{out}");
+    // pack fields without a pack, and a pack without a prompt
+    let (code, out) = run_one(dir.path(), &format!("{head}prompt: triage\n{turns}"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("belong to a pack"), "{out}");
+    let (code, out) = run_one(dir.path(), &format!("{head}pack: examples/promptpack/support.pack.json\n{turns}"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("without `prompt:`"), "{out}");
+}

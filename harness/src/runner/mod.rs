@@ -72,6 +72,12 @@ impl RunResult {
         }
     }
 
+    /// A scenario whose own inputs cannot be used (its pack, its RuntimeConfig): the author's
+    /// mistake, exit 2, with what is wrong and where.
+    pub fn unusable(scenario: &Scenario, problem: String) -> Self {
+        RunResult { id: scenario.id.clone(), unusable: true, ..RunResult::harness_failure(scenario.id.clone(), problem) }
+    }
+
     /// What the runtime itself reported as an error during the run (the
     /// root cause behind unmet expectations, such as a hook that failed to start).
     pub fn runtime_errors(&self) -> impl Iterator<Item = String> + '_ {
@@ -87,8 +93,22 @@ impl RunResult {
 pub async fn run(scenario: &Scenario, env: &RunEnv) -> RunResult {
     let family = scenario.runtime.family();
     let profile = scenario.profile.as_deref().and_then(|p| Profile::parse(family, p).ok()).unwrap_or(Profile::for_family(family)[1]);
+    let expanded;
+    let mut setup = None;
+    let scenario = match scenario.pack.is_some().then(|| crate::scenario::pack::expand(scenario, profile, &env.root)) {
+        None => scenario,
+        Some(Ok((with_pack, pack_setup))) => {
+            expanded = with_pack;
+            setup = Some(pack_setup);
+            &expanded
+        }
+        Some(Err(problem)) => return RunResult::unusable(scenario, format!("pack: {problem}")),
+    };
     let mut problems = Vec::new();
     let mut ctx = RunContext::new(scenario, profile, env, &mut problems);
+    if let Some(setup) = &setup {
+        ctx.transcript.push("runtime", "pack", setup.record());
+    }
     if let Err(e) = pipeline::run(&mut ctx).await {
         ctx.transcript.push("runtime", "error", e.to_string());
         problems.push(format!("run error: {e}"));

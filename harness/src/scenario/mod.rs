@@ -4,6 +4,7 @@
 mod discover;
 mod load;
 mod model;
+pub mod pack;
 mod values;
 
 pub use discover::discover;

@@ -26,6 +26,30 @@ pub struct Scenario {
     /// Wire profile (`documented` or the runtime as implemented, the default).
     #[serde(default)]
     pub profile: Option<String>,
+    /// PromptKit: a PromptPack to run (JSON or YAML, relative to the repository root). Its prompt's
+    /// template, tools and validators, and the plugins `runtime_config` binds, are added to the
+    /// scenario as PromptKit would build them under the scenario's profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack: Option<String>,
+    /// PromptKit: the RuntimeConfig binding the pack's tools, eval types and hooks to exec plugins
+    /// (its relative paths are relative to its own folder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_config: Option<String>,
+    /// The pack prompt (task) the conversation runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// The template variables the host passes (as text; numbers and booleans are printed as the
+    /// implementation prints them).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub variables: BTreeMap<String, Value>,
+    /// The system prompt the pack gave this run (set when the pack is expanded, never read from YAML).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub system_prompt: Option<String>,
+    /// Why the implementation refused to render the pack's prompt (the run then never starts).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub refusal: Option<String>,
     /// The plugins taking part, configured as the runtime's own config would.
     #[serde(default)]
     pub plugins: Vec<Plugin>,

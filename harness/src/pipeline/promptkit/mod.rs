@@ -48,6 +48,15 @@ struct State {
 
 pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
     let mut st = State { messages: Vec::new(), servers: Servers::default(), pending: Vec::new() };
+    if let Some(refusal) = &ctx.scenario.refusal {
+        // The implementation refuses to render the pack's prompt: no conversation starts.
+        ctx.transcript.push("runtime", "error", refusal.clone());
+        ctx.summary.outcome = Some("error".into());
+        return Ok(());
+    }
+    if let Some(system) = &ctx.scenario.system_prompt {
+        st.messages.push(LlmMessage::text("system", system.clone()));
+    }
     let mut turn_index = 0;
     session(ctx, "session_start", &st.messages, 0).await;
     let scenario = ctx.scenario;
@@ -231,7 +240,7 @@ fn provider_request(st: &State, round: usize) -> Value {
     json!({
         "provider_id": "mock", "model": "mock-model",
         "messages": st.messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>(),
-        "system_prompt": "", "round": round,
+        "system_prompt": st.messages.first().filter(|m| m.role == "system").map_or("", |m| m.content.as_str()), "round": round,
     })
 }
 

@@ -1,0 +1,193 @@
+//! A PromptKit scenario that names a `pack:` (and a `runtime_config:`) instead of listing its plugins:
+//! the pack and the RuntimeConfig become the plugins, guardrails and system prompt PromptKit would
+//! build from them, under the profile the scenario runs in. The reference pipeline then runs the
+//! result like any other scenario: one round loop, one transcript.
+//!
+//! What PromptKit does, and so what happens here (../shared/research/promptpack.md §2–§3): the prompt's
+//! template is rendered with the scenario's `variables` (a missing required one makes PromptKit fall
+//! back to a generic prompt with no tools and no validators; an unresolved placeholder sends the raw
+//! template); the prompt's tools are offered; its enabled validators guard the replies; pack evals,
+//! overridden by prompt evals of the same id, run when the RuntimeConfig binds their type; the hooks
+//! run as configured.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use proctor_conformance::protocol::Profile;
+use proctor_pack::render::render;
+use proctor_pack::runtime_config::{Binding, HookKind, Section};
+use proctor_pack::{PackProfile, Severity};
+use serde_json::{Value, json};
+
+use super::model::{Guardrail, GuardrailSpec, Plugin, PluginConfig, Process, PromptkitEval, PromptkitHook, PromptkitTool, Scenario};
+
+/// What the pack gave the run, for the transcript's first entry.
+#[derive(Debug, Clone)]
+pub struct PackSetup {
+    /// The system prompt the model gets (none when the implementation refuses to render).
+    pub system_prompt: Option<String>,
+    /// `rendered`, `fallback`, `raw` or `refused`.
+    pub outcome: &'static str,
+    pub explanation: Option<String>,
+    /// Tools the prompt offers the model.
+    pub tools: Vec<String>,
+    /// What proctor did not run, and why (built-in evals, validators it does not simulate).
+    pub notes: Vec<String>,
+}
+
+impl PackSetup {
+    pub fn record(&self) -> Value {
+        json!({"outcome": self.outcome, "system_prompt": self.system_prompt, "explanation": self.explanation, "tools": self.tools, "notes": self.notes})
+    }
+}
+
+/// The pack profile a wire profile reads packs with.
+fn pack_profile(profile: Profile) -> PackProfile {
+    if profile.name().starts_with("promptkit@") { PackProfile::PromptKit } else { PackProfile::Documented }
+}
+
+/// The scenario with the pack's plugins, guardrails and prompt folded in. An error is the scenario's
+/// own mistake (a pack that cannot be read, a prompt it does not have), said with its location.
+pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Scenario, PackSetup), String> {
+    let (Some(pack_file), Some(prompt)) = (&scenario.pack, &scenario.prompt) else {
+        return Err("a scenario with `pack:` names the prompt to run with `prompt:`".into());
+    };
+    // Errors name files as the scenario wrote them, not under the repository root.
+    let relative = |e: &dyn std::fmt::Display| e.to_string().replace(&format!("{}/", root.display()), "");
+    let document = proctor_pack::load(&root.join(pack_file)).map_err(|e| relative(&e))?;
+    let reader = pack_profile(profile);
+    let check = proctor_pack::check(&document, reader);
+    if !check.valid {
+        let errors: Vec<String> = check
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .take(5)
+            .map(|d| relative(&format!("{}:{}:{}: [{}] {}", check.file, d.line, d.column, d.rule, d.message)))
+            .collect();
+        return Err(format!("the pack is invalid under {reader} (`proctor pack check` says why):\n  {}", errors.join("\n  ")));
+    }
+    let given: BTreeMap<String, String> =
+        scenario.variables.iter().map(|(k, v)| (k.clone(), proctor_pack::template::value_text(reader, v))).collect();
+    let rendered = render(&document.value, prompt, reader, &given).map_err(|e| format!("{pack_file}: {e}"))?;
+    let prompt_def = &document.value["prompts"][prompt.as_str()];
+
+    let mut expanded = scenario.clone();
+    let mut notes = Vec::new();
+    let offered: Vec<String> = rendered.tools.iter().filter_map(|t| t["name"].as_str().map(String::from)).collect();
+    if let Some(config_file) = &scenario.runtime_config {
+        let config = proctor_pack::runtime_config::load(&root.join(config_file)).map_err(|e| relative(&e))?;
+        for binding in &config.bindings {
+            let process = Process::Command(resolve(&binding.command, &config.dir, root));
+            let plugin = |name: &str, config: PluginConfig| Plugin {
+                name: name.to_string(),
+                process: process.clone(),
+                config,
+                fails_to_start: false,
+            };
+            match binding.section {
+                Section::Tool if offered.contains(&binding.name) => expanded.plugins.push(plugin(
+                    &binding.name,
+                    PluginConfig::PromptkitTool(PromptkitTool { runtime: binding.server.then(|| "server".to_string()), timeout_ms: None }),
+                )),
+                Section::Tool => notes.push(format!("{}: the prompt does not offer `{}`", binding.label(), binding.name)),
+                Section::Hook => expanded.plugins.push(plugin(&binding.name, PluginConfig::PromptkitHook(hook(binding)))),
+                Section::Eval | Section::Selector => {}
+            }
+        }
+        for eval in evals(&document.value, prompt_def) {
+            let (Some(id), Some(kind)) = (eval["id"].as_str(), eval["type"].as_str()) else { continue };
+            if eval["enabled"] == false {
+                continue;
+            }
+            match config.bindings.iter().find(|b| b.section == Section::Eval && b.name == kind) {
+                Some(binding) => expanded.plugins.push(Plugin {
+                    name: id.to_string(),
+                    process: Process::Command(resolve(&binding.command, &config.dir, root)),
+                    config: PluginConfig::PromptkitEval(PromptkitEval {
+                        id: Some(id.to_string()),
+                        trigger: eval["trigger"].as_str().unwrap_or("every_turn").to_string(),
+                        sample_percentage: eval["sample_percentage"].as_f64(),
+                        params: eval.get("params").cloned().unwrap_or(Value::Null),
+                    }),
+                    fails_to_start: false,
+                }),
+                None => notes.push(format!("eval `{id}` (type `{kind}`) is a PromptKit built-in, not an exec plugin: not run here")),
+            }
+        }
+    }
+    for validator in &rendered.validators {
+        match guardrail(validator) {
+            Some(g) => expanded.guardrails.push(g),
+            None => {
+                notes.push(format!("validator `{}` is not one proctor simulates: not run here", validator["type"].as_str().unwrap_or("?")))
+            }
+        }
+    }
+    expanded.system_prompt = match rendered.outcome {
+        "refused" => None,
+        _ => Some(rendered.system_prompt.clone()),
+    };
+    let setup = PackSetup {
+        system_prompt: expanded.system_prompt.clone(),
+        outcome: rendered.outcome,
+        explanation: rendered.explanation,
+        tools: offered,
+        notes,
+    };
+    expanded.refusal = (setup.outcome == "refused").then(|| setup.explanation.clone().unwrap_or_default());
+    Ok((expanded, setup))
+}
+
+/// A binding's argv with relative paths made relative to the repository root: PromptKit's example is
+/// run from the RuntimeConfig's folder, so `./tools/x.py` means that folder's `tools/x.py`.
+fn resolve(argv: &[String], dir: &Path, root: &Path) -> Vec<String> {
+    argv.iter()
+        .map(|arg| {
+            let candidate: PathBuf = root.join(dir).join(arg);
+            if arg.contains('/') && !Path::new(arg).is_absolute() && candidate.exists() {
+                dir.join(arg).components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect::<PathBuf>().display().to_string()
+            } else {
+                arg.clone()
+            }
+        })
+        .collect()
+}
+
+fn hook(binding: &Binding) -> PromptkitHook {
+    let kind = match binding.hook {
+        Some(HookKind::Provider) => "provider",
+        Some(HookKind::Tool) => "tool",
+        Some(HookKind::Session) => "session",
+        _ => "eval",
+    };
+    PromptkitHook { hook: kind.into(), phases: binding.phases.clone(), mode: Some(binding.mode.clone()), timeout_ms: binding.timeout_ms }
+}
+
+/// Pack evals, then the prompt's; a prompt eval replaces the pack eval with its id.
+fn evals<'a>(pack: &'a Value, prompt: &'a Value) -> Vec<&'a Value> {
+    let own: Vec<&Value> = prompt["evals"].as_array().into_iter().flatten().collect();
+    let mut all: Vec<&Value> = pack["evals"].as_array().into_iter().flatten().filter(|e| !own.iter().any(|o| o["id"] == e["id"])).collect();
+    all.extend(own);
+    all
+}
+
+/// A pack validator as one of the guardrails the pipeline simulates (PromptKit's aliases included).
+fn guardrail(validator: &Value) -> Option<Guardrail> {
+    let params = &validator["params"];
+    let strings = |key: &str| params[key].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect::<Vec<_>>();
+    let spec = GuardrailSpec {
+        words: strings("words"),
+        max: ["max_characters", "max_length", "max", "max_sentences"].iter().find_map(|k| params[*k].as_u64()),
+        fields: strings("fields"),
+        direction: None,
+        message: validator["message"].as_str().or(params["message"].as_str()).map(String::from),
+    };
+    match validator["type"].as_str()? {
+        "banned_words" | "content_excludes" => Some(Guardrail::BannedWords(spec)),
+        "length" | "max_length" => Some(Guardrail::Length(spec)),
+        "max_sentences" | "sentence_count" => Some(Guardrail::MaxSentences(spec)),
+        "required_fields" | "field_presence" => Some(Guardrail::RequiredFields(spec)),
+        _ => None,
+    }
+}
