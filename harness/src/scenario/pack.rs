@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use proctor_conformance::protocol::Profile;
+use proctor_pack::PackProfile;
 use proctor_pack::render::render;
 use proctor_pack::runtime_config::{Binding, HookKind, Section};
-use proctor_pack::{PackProfile, Severity};
 use serde_json::{Value, json};
 
 use super::model::{Guardrail, GuardrailSpec, Plugin, PluginConfig, Process, PromptkitEval, PromptkitHook, PromptkitTool, Scenario};
@@ -57,15 +57,15 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
     let document = proctor_pack::load(&root.join(pack_file)).map_err(|e| relative(&e))?;
     let reader = pack_profile(profile);
     let check = proctor_pack::check(&document, reader);
-    if !check.valid {
-        let errors: Vec<String> = check
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .take(5)
-            .map(|d| relative(&format!("{}:{}:{}: [{}] {}", check.file, d.line, d.column, d.rule, d.message)))
-            .collect();
-        return Err(format!("the pack is invalid under {reader} (`proctor pack check` says why):\n  {}", errors.join("\n  ")));
+    let refusals: Vec<String> = check
+        .diagnostics
+        .iter()
+        .filter(|d| proctor_pack::check::refuses_to_open(d, reader))
+        .take(5)
+        .map(|d| relative(&format!("{}:{}:{}: [{}] {}", check.file, d.line, d.column, d.rule, d.message)))
+        .collect();
+    if !refusals.is_empty() {
+        return Err(format!("the pack is invalid under {reader} (`proctor pack check` says why):\n  {}", refusals.join("\n  ")));
     }
     let given: BTreeMap<String, String> =
         scenario.variables.iter().map(|(k, v)| (k.clone(), proctor_pack::template::value_text(reader, v))).collect();

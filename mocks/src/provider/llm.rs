@@ -222,6 +222,13 @@ fn mismatch(when: &RoundMatch, request: &LlmRequest) -> Option<String> {
     {
         return Some(format!("expected the last message to contain {text:?}, the request ended with {}", last(request)));
     }
+    if let Some(text) = &when.system_contains {
+        let system = request.messages.first().filter(|m| m.role == "system");
+        if !system.is_some_and(|m| m.content.contains(text.as_str())) {
+            let found = system.map_or("no system prompt".to_string(), |m| format!("the system prompt {:?}", m.content));
+            return Some(format!("expected the system prompt to contain {text:?}, the request had {found}"));
+        }
+    }
     None
 }
 
@@ -274,7 +281,7 @@ mod tests {
 
     #[test]
     fn when_conditions_are_strict() {
-        let when = RoundMatch { last_role: Some("tool".into()), last_contains: None };
+        let when = RoundMatch { last_role: Some("tool".into()), last_contains: None, system_contains: None };
         let mut llm = ScriptedLlm::new(vec![LlmRound::Reply(LlmReply { text: "ok".into(), when: Some(when), ..Default::default() })]);
         let miss = llm.complete(&req("user", "hi")).unwrap_err();
         assert!(miss.message.contains("expected the last message from tool"), "{miss}");

@@ -89,4 +89,8 @@ pub struct RoundMatch {
     /// Text the last message must contain.
     #[serde(default)]
     pub last_contains: Option<String>,
+    /// Text the system prompt (a first message with role system) must contain: what the model was
+    /// really told, as a pack rendered it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_contains: Option<String>,
 }
