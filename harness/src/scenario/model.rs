@@ -46,6 +46,10 @@ pub struct Scenario {
     #[serde(skip)]
     #[schemars(skip)]
     pub system_prompt: Option<String>,
+    /// Each pack tool's `parameters`, which its call's arguments are checked against before it runs.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub tool_parameters: BTreeMap<String, Value>,
     /// Why the implementation refused to render the pack's prompt (the run then never starts).
     #[serde(skip)]
     #[schemars(skip)]

@@ -6,7 +6,8 @@
 //! What PromptKit does, and so what happens here (../shared/research/promptpack.md §2–§3): the prompt's
 //! template is rendered with the scenario's `variables` (a missing required one makes PromptKit fall
 //! back to a generic prompt with no tools and no validators; an unresolved placeholder sends the raw
-//! template); the prompt's tools are offered; its enabled validators guard the replies; pack evals,
+//! template); the prompt's tools are offered, and a call's arguments are checked against the tool's
+//! `parameters` before it runs; its enabled validators guard the replies; pack evals,
 //! overridden by prompt evals of the same id, run when the RuntimeConfig binds their type; the hooks
 //! run as configured.
 
@@ -73,6 +74,11 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
     let prompt_def = &document.value["prompts"][prompt.as_str()];
 
     let mut expanded = scenario.clone();
+    for (name, tool) in document.value["tools"].as_object().into_iter().flatten() {
+        if let Some(parameters) = tool.get("parameters") {
+            expanded.tool_parameters.insert(name.clone(), parameters.clone());
+        }
+    }
     let mut notes = Vec::new();
     let offered: Vec<String> = rendered.tools.iter().filter_map(|t| t["name"].as_str().map(String::from)).collect();
     if let Some(config_file) = &scenario.runtime_config {

@@ -5,6 +5,7 @@
 //! (research: promptkit.md §1.5.4–1.5.5, §5, §6); the documented profile
 //! switches the behaviours the documents describe differently.
 
+mod arguments;
 mod evals;
 mod guardrails;
 mod hooks;
@@ -354,7 +355,17 @@ async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall)
         }
     }
     ctx.transcript.push(format!("tool {}", call.name), "call", json!({"id": call.id, "arguments": call.arguments}));
-    let outcome = tools::run(ctx, &mut st.servers, &call.name, &call.arguments).await;
+    let mut arguments = call.arguments.clone();
+    if let Some(schema) = scenario.tool_parameters.get(&call.name) {
+        match arguments::check(&call.name, schema, &call.arguments) {
+            Ok(checked) => arguments = checked,
+            Err(text) => {
+                ctx.transcript.push(format!("tool {}", call.name), "invalid_arguments", text.clone());
+                return Some(ToolOutcome::Blocked(text));
+            }
+        }
+    }
+    let outcome = tools::run(ctx, &mut st.servers, &call.name, &arguments).await;
     if let ToolOutcome::Pending { reason, message } = &outcome {
         ctx.transcript.push(format!("tool {}", call.name), "pending", json!({"id": call.id, "reason": reason, "message": message}));
         ctx.summary.events.push("tool.pending".into());
