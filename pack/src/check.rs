@@ -36,6 +36,14 @@ pub fn check(document: &Document, profile: PackProfile) -> PackReport {
             "remove one of them",
         );
     }
+    if profile == PackProfile::PromptPackPython && document.format == crate::source::Format::Yaml {
+        findings.error(
+            "",
+            "PACK-PYTHON-JSON-ONLY",
+            "promptpack-python reads packs with json.loads: it cannot open a YAML pack",
+            "ship the pack as JSON for promptpack-python (the spec allows both)",
+        );
+    }
     shape::walk(&Shape::Object(&shape::PACK), &document.value, "", dialect(profile), &mut findings);
     if let Some(pack) = document.value.as_object() {
         crate::references::check(pack, profile, &mut findings);

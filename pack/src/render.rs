@@ -32,8 +32,8 @@ pub enum RenderError {
     NoSuchPrompt { wanted: String, known: String },
 }
 
-/// Renders prompt `key` of `pack` under `profile` with the variables a host passes (as text).
-pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<String, String>) -> Result<RenderedPrompt, RenderError> {
+/// Renders prompt `key` of `pack` under `profile` with the variables a host passes (`--var`: strings).
+pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<String, Value>) -> Result<RenderedPrompt, RenderError> {
     let prompts = pack.get("prompts").and_then(Value::as_object);
     let Some(prompt) = prompts.and_then(|p| p.get(key)) else {
         let known: Vec<&str> = prompts.iter().flat_map(|p| p.keys().map(String::as_str)).collect();
@@ -52,6 +52,8 @@ pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<St
                 name: v.get("name")?.as_str()?.to_string(),
                 required: v.get("required").and_then(Value::as_bool).unwrap_or(false),
                 default: v.get("default").cloned(),
+                kind: v.get("type").and_then(Value::as_str).map(String::from),
+                validation: v.get("validation").cloned(),
             })
         })
         .collect();

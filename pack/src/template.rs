@@ -79,9 +79,51 @@ pub fn value_text(profile: PackProfile, value: &Value) -> String {
     match (profile, value) {
         (_, Value::String(s)) => s.clone(),
         (PackProfile::PromptKit, Value::Number(n)) => go_float(n.as_f64().unwrap_or_default()),
-        (PackProfile::PromptPackPython, Value::Bool(b)) => if *b { "True" } else { "False" }.to_string(),
+        (PackProfile::PromptPackPython, other) => python_text(other),
         (_, other) => other.to_string(),
     }
+}
+
+/// promptpack-python's `_format_value` (`template.py`): None is empty, booleans lowercase, lists
+/// and objects `json.dumps` (", " and ": " separators), numbers `str()` (a float keeps its `.0`).
+fn python_text(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) if n.is_f64() => python_float(n.as_f64().unwrap_or_default()),
+        Value::Number(n) => n.to_string(),
+        Value::Array(_) | Value::Object(_) => python_json(value),
+    }
+}
+
+fn python_json(value: &Value) -> String {
+    match value {
+        Value::Array(items) => format!("[{}]", items.iter().map(python_json).collect::<Vec<_>>().join(", ")),
+        Value::Object(map) => format!(
+            "{{{}}}",
+            map.iter().map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), python_json(v))).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Number(n) if n.is_f64() => python_float(n.as_f64().unwrap_or_default()),
+        other => other.to_string(),
+    }
+}
+
+/// Python's `repr(float)`: shortest digits, always a decimal point or an exponent, the exponent
+/// from 1e+16 up or below 1e-4.
+pub fn python_float(value: f64) -> String {
+    if value == 0.0 {
+        return "0.0".into();
+    }
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if (-4..16).contains(&exponent) {
+        let plain = format!("{value}");
+        return if plain.contains('.') { plain } else { format!("{plain}.0") };
+    }
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exponent.abs())
 }
 
 /// Go's `%v` of a float64 (JSON numbers decode to float64): shortest digits, and an exponent from
@@ -124,28 +166,34 @@ pub struct Rendered {
 }
 
 /// A prompt's declared variable, as rendering needs it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Declared {
     pub name: String,
     pub required: bool,
     pub default: Option<Value>,
+    /// The declared `type` (promptpack-python coerces a value to it).
+    pub kind: Option<String>,
+    /// The declared `validation` (promptpack-python enforces it).
+    pub validation: Option<Value>,
 }
 
-/// Renders `template` under `profile` with the given values (already text, as a host passes them).
+/// Renders `template` under `profile` with the values a host gives (`--var` values are strings).
 pub fn render(
     profile: PackProfile,
     template: &str,
     declared: &[Declared],
-    given: &BTreeMap<String, String>,
+    given: &BTreeMap<String, Value>,
     fragments: &BTreeMap<String, String>,
 ) -> Rendered {
+    if profile == PackProfile::PromptPackPython {
+        return render_python(template, declared, given, fragments);
+    }
     let mut values: BTreeMap<String, String> =
         declared.iter().filter_map(|d| Some((d.name.clone(), value_text(profile, d.default.as_ref()?)))).collect();
-    values.extend(given.iter().map(|(k, v)| (k.clone(), v.clone())));
+    values.extend(given.iter().map(|(k, v)| (k.clone(), value_text(profile, v))));
     match profile {
         PackProfile::PromptKit => render_promptkit(template, declared, &values),
-        PackProfile::Documented => render_documented(template, declared, &values, fragments),
-        PackProfile::PromptPackPython => render_python(template, declared, &values, fragments),
+        _ => render_documented(template, declared, &values, fragments),
     }
 }
 
@@ -226,30 +274,64 @@ fn render_documented(
     Rendered { text, outcome: Outcome::Rendered, notes }
 }
 
-fn render_python(
-    template: &str,
-    declared: &[Declared],
-    values: &BTreeMap<String, String>,
-    fragments: &BTreeMap<String, String>,
-) -> Rendered {
-    if let Some(missing) = declared.iter().find(|d| d.required && !values.contains_key(&d.name)) {
-        return Rendered {
-            text: String::new(),
-            outcome: Outcome::Refused { message: format!("Required variable is missing: {}", missing.name) },
-            notes: Vec::new(),
+/// promptpack-python: `validate_variables` (strict: an unknown name, a missing required variable, a
+/// value of the wrong type or against its `validation` is an error; values are coerced to the declared
+/// type), then `TemplateEngine.render` (strict: `{{name}}` and `{{fragment:x}}` with no value are
+/// errors; anything its pattern does not match, such as `{{fragments.x}}`, stays in the text).
+fn render_python(template: &str, declared: &[Declared], given: &BTreeMap<String, Value>, fragments: &BTreeMap<String, String>) -> Rendered {
+    let refuse = |message: String| Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() };
+    if let Some(unknown) = given.keys().find(|k| !declared.iter().any(|d| &d.name == *k)) {
+        return refuse(format!("Variable '{unknown}': Unknown variable"));
+    }
+    let mut values: BTreeMap<String, String> = BTreeMap::new();
+    for variable in declared {
+        let value = match given.get(&variable.name).filter(|v| !v.is_null()) {
+            None if variable.required && variable.default.as_ref().is_none_or(Value::is_null) => {
+                return refuse(format!("Variable '{}': Required variable is missing", variable.name));
+            }
+            None => variable.default.clone().unwrap_or(Value::Null),
+            Some(value) => match python_coerce(variable, value) {
+                Ok(value) => value,
+                Err(message) => return refuse(format!("Variable '{}': {message}", variable.name)),
+            },
         };
+        values.insert(variable.name.clone(), python_text(&value));
     }
     let mut notes = Vec::new();
     let mut refused = None;
-    let expanded = substitute(template, |found| match &found.placeholder {
-        Placeholder::PythonFragment(name) => fragments.get(name).cloned(),
-        _ => None,
-    });
-    let text = substitute(&expanded, |found| match &found.placeholder {
+    let text = python_fill(template, &values, fragments, &mut refused, &mut notes, 0);
+    match refused {
+        Some(message) => refuse(message),
+        None => Rendered { text, outcome: Outcome::Rendered, notes },
+    }
+}
+
+/// One strict pass of `TemplateEngine.render`; a fragment is rendered with the same variables.
+fn python_fill(
+    template: &str,
+    values: &BTreeMap<String, String>,
+    fragments: &BTreeMap<String, String>,
+    refused: &mut Option<String>,
+    notes: &mut Vec<String>,
+    depth: usize,
+) -> String {
+    substitute(template, |found| match &found.placeholder {
         Placeholder::Variable(name) => match values.get(name) {
             Some(value) => Some(value.clone()),
             None => {
-                refused.get_or_insert_with(|| format!("no value for variable {name}"));
+                refused.get_or_insert_with(|| format!("Undefined variable: {name}"));
+                None
+            }
+        },
+        Placeholder::PythonFragment(name) => match fragments.get(name) {
+            // A fragment naming itself recurses until Python's stack gives out; stop earlier.
+            Some(text) if depth < 16 => Some(python_fill(text, values, fragments, refused, notes, depth + 1)),
+            Some(_) => {
+                refused.get_or_insert_with(|| format!("fragment {name} includes itself (RecursionError)"));
+                None
+            }
+            None => {
+                refused.get_or_insert_with(|| format!("Undefined fragment: {name}"));
                 None
             }
         },
@@ -257,19 +339,98 @@ fn render_python(
             notes.push(format!("{} is left in the text as it is", found.raw));
             None
         }
-    });
-    match refused {
-        Some(message) => Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes },
-        None => Rendered { text, outcome: Outcome::Rendered, notes },
+    })
+}
+
+/// `_validate_type` and `_validate_rules` of promptpack-python's `variables.py`.
+fn python_coerce(variable: &Declared, value: &Value) -> Result<Value, String> {
+    let coerced = match (variable.kind.as_deref(), value) {
+        (Some("string"), Value::String(_)) => value.clone(),
+        (Some("string"), other) => Value::String(python_text(other)),
+        (Some("number"), Value::Bool(_)) => return Err("Expected number, got bool".into()),
+        (Some("number"), Value::Number(_)) => value.clone(),
+        (Some("number"), Value::String(s)) => match s.trim().parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
+            Some(n) => Value::Number(n),
+            None => return Err("Expected number, got str".into()),
+        },
+        (Some("boolean"), Value::Bool(_)) => value.clone(),
+        (Some("boolean"), Value::String(s)) => match s.to_lowercase().as_str() {
+            "true" | "1" | "yes" => Value::Bool(true),
+            "false" | "0" | "no" => Value::Bool(false),
+            _ => return Err("Expected boolean, got str".into()),
+        },
+        (Some("boolean"), _) => return Err(format!("Expected boolean, got {}", python_type(value))),
+        (Some("object"), v) if !v.is_object() => return Err(format!("Expected object, got {}", python_type(value))),
+        (Some("array"), v) if !v.is_array() => return Err(format!("Expected array, got {}", python_type(value))),
+        _ => value.clone(),
+    };
+    let Some(rules) = &variable.validation else { return Ok(coerced) };
+    if let Some(text) = coerced.as_str() {
+        // re.match anchors at the start only.
+        if let Some(pattern) = rules.get("pattern").and_then(Value::as_str)
+            && !crate::shape::matches(&format!("^(?:{pattern})"), text)
+        {
+            return Err(format!("Value does not match pattern: {pattern}"));
+        }
+        let length = text.chars().count() as u64;
+        if let Some(min) = rules.get("min_length").and_then(Value::as_u64).filter(|m| length < *m) {
+            return Err(format!("String too short (min: {min})"));
+        }
+        if let Some(max) = rules.get("max_length").and_then(Value::as_u64).filter(|m| length > *m) {
+            return Err(format!("String too long (max: {max})"));
+        }
+    }
+    if let (true, Some(n)) = (coerced.is_number(), coerced.as_f64()) {
+        if let Some(min) = rules.get("minimum").and_then(Value::as_f64).filter(|m| n < *m) {
+            return Err(format!("Value below minimum: {}", python_float(min)));
+        }
+        if let Some(max) = rules.get("maximum").and_then(Value::as_f64).filter(|m| n > *m) {
+            return Err(format!("Value above maximum: {}", python_float(max)));
+        }
+    }
+    if let Some(allowed) = rules.get("enum").and_then(Value::as_array)
+        && !allowed.iter().any(|a| a == &coerced || (a.is_number() && a.as_f64() == coerced.as_f64()))
+    {
+        return Err(format!("Value not in allowed values: [{}]", allowed.iter().map(python_repr).collect::<Vec<_>>().join(", ")));
+    }
+    Ok(coerced)
+}
+
+fn python_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "NoneType",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_f64() => "float",
+        Value::Number(_) => "int",
+        Value::String(_) => "str",
+        Value::Array(_) => "list",
+        Value::Object(_) => "dict",
+    }
+}
+
+/// A value as Python's `repr` shows it inside a list (strings quoted with ').
+fn python_repr(value: &Value) -> String {
+    match value {
+        Value::String(s) => format!("'{s}'"),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Null => "None".into(),
+        other => python_text(other),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     fn declared(name: &str, required: bool, default: Option<Value>) -> Declared {
-        Declared { name: name.into(), required, default }
+        Declared { name: name.into(), required, default, ..Declared::default() }
+    }
+
+    fn text(pairs: &[(&str, &str)]) -> BTreeMap<String, Value> {
+        pairs.iter().map(|(k, v)| (k.to_string(), Value::from(*v))).collect()
     }
 
     #[test]
@@ -290,7 +451,7 @@ mod tests {
     }
 
     #[test]
-    fn go_prints_floats_as_percent_v() {
+    fn go_and_python_print_numbers_their_own_way() {
         assert_eq!(go_float(1_000_000.0), "1e+06");
         assert_eq!(go_float(100_000.0), "100000");
         assert_eq!(go_float(1.5), "1.5");
@@ -298,37 +459,85 @@ mod tests {
         assert_eq!(go_float(0.00001), "1e-05");
         assert_eq!(go_float(0.0001), "0.0001");
         assert_eq!(go_float(-2.0), "-2");
+        assert_eq!(python_float(150.0), "150.0");
+        assert_eq!(python_float(1e16), "1e+16");
+        assert_eq!(python_float(0.00001), "1e-05");
+        assert_eq!(python_text(&json!(true)), "true");
+        assert_eq!(python_text(&json!(null)), "");
+        assert_eq!(python_text(&json!({"a": [1, "x"]})), "{\"a\": [1, \"x\"]}");
     }
 
     #[test]
     fn the_three_part_ways_on_fragments_and_missing_variables() {
         let fragments = BTreeMap::from([("tone".to_string(), "Be kind to {{user}}.".to_string())]);
         let vars = [declared("user", true, None)];
-        let given = BTreeMap::from([("user".to_string(), "Ann".to_string())]);
+        let given = text(&[("user", "Ann")]);
         let t = "Hi. {{fragments.tone}}";
         assert_eq!(render(PackProfile::Documented, t, &vars, &given, &fragments).text, "Hi. Be kind to Ann.");
         let pk = render(PackProfile::PromptKit, t, &vars, &given, &fragments);
         assert_eq!((pk.text.as_str(), pk.outcome), (t, Outcome::PromptKitRaw { unresolved: vec!["{{fragments.tone}}".into()] }));
         assert_eq!(render(PackProfile::PromptPackPython, t, &vars, &given, &fragments).text, t);
+        // promptpack-python's own fragment syntax, rendered with the same variables
+        assert_eq!(render(PackProfile::PromptPackPython, "Hi. {{fragment:tone}}", &vars, &given, &fragments).text, "Hi. Be kind to Ann.");
 
         let none = BTreeMap::new();
         let pk = render(PackProfile::PromptKit, "{{user}}", &vars, &none, &fragments);
         assert_eq!(pk.outcome, Outcome::PromptKitFallback { variable: "user".into() });
         assert_eq!(pk.text, PROMPTKIT_FALLBACK);
-        let empty = BTreeMap::from([("user".to_string(), String::new())]);
+        let empty = text(&[("user", "")]);
         assert!(matches!(render(PackProfile::PromptKit, "{{user}}", &vars, &empty, &fragments).outcome, Outcome::PromptKitFallback { .. }));
-        assert_eq!(render(PackProfile::PromptPackPython, "{{user}}", &vars, &empty, &fragments).text, "");
+        assert_eq!(render(PackProfile::PromptPackPython, "{{user}}", &vars, &empty, &fragments).outcome, Outcome::Rendered);
         assert!(matches!(render(PackProfile::Documented, "{{user}}", &vars, &none, &fragments).outcome, Outcome::Refused { .. }));
+        let python = render(PackProfile::PromptPackPython, "{{user}}", &vars, &none, &fragments);
+        assert_eq!(python.outcome, Outcome::Refused { message: "Variable 'user': Required variable is missing".into() });
     }
 
     #[test]
     fn promptkit_re_expands_values_and_prints_defaults_its_own_way() {
         let vars = [declared("a", false, None), declared("b", false, None), declared("n", false, Some(Value::from(1_000_000)))];
-        let given = BTreeMap::from([("a".to_string(), "{{b}}".to_string()), ("b".to_string(), "B".to_string())]);
+        let given = text(&[("a", "{{b}}"), ("b", "B")]);
         let none = BTreeMap::new();
         assert_eq!(render(PackProfile::PromptKit, "{{a}} {{n}}", &vars, &given, &none).text, "B 1e+06");
         assert_eq!(render(PackProfile::PromptPackPython, "{{a}} {{n}}", &vars, &given, &none).text, "{{b}} 1000000");
         let spaced = render(PackProfile::PromptKit, "{{a}} {{ b }}", &vars, &given, &none);
         assert_eq!(spaced.outcome, Outcome::PromptKitRaw { unresolved: vec!["{{ b }}".into()] });
+    }
+
+    #[test]
+    fn promptpack_python_coerces_and_validates_variables() {
+        let number = Declared {
+            name: "limit".into(),
+            kind: Some("number".into()),
+            validation: Some(json!({"maximum": 500})),
+            ..Declared::default()
+        };
+        let code = Declared {
+            name: "code".into(),
+            kind: Some("string".into()),
+            validation: Some(json!({"pattern": "[A-Z]{3}", "enum": ["EUR", "USD"]})),
+            ..Declared::default()
+        };
+        let vars = [number, code];
+        let none = BTreeMap::new();
+        let render = |given: &[(&str, &str)]| render(PackProfile::PromptPackPython, "{{limit}} {{code}}", &vars, &text(given), &none);
+        // a --var is a string; a number variable turns it into a float, printed with its .0
+        assert_eq!(render(&[("limit", "150"), ("code", "EUR")]).text, "150.0 EUR");
+        assert_eq!(
+            render(&[("limit", "900")]).outcome,
+            Outcome::Refused { message: "Variable 'limit': Value above maximum: 500.0".into() }
+        );
+        assert_eq!(render(&[("limit", "many")]).outcome, Outcome::Refused { message: "Variable 'limit': Expected number, got str".into() });
+        // re.match anchors at the start only: "EURO" matches [A-Z]{3}, and the enum then refuses it
+        assert_eq!(
+            render(&[("code", "EURO")]).outcome,
+            Outcome::Refused { message: "Variable 'code': Value not in allowed values: ['EUR', 'USD']".into() }
+        );
+        assert_eq!(
+            render(&[("code", "eur")]).outcome,
+            Outcome::Refused { message: "Variable 'code': Value does not match pattern: [A-Z]{3}".into() }
+        );
+        assert_eq!(render(&[("other", "x")]).outcome, Outcome::Refused { message: "Variable 'other': Unknown variable".into() });
+        // an optional variable with no value and no default is empty text, not an error
+        assert_eq!(render(&[]).text, " ");
     }
 }

@@ -466,6 +466,11 @@ fn every_rule_in_the_catalogue_has_a_defect_that_raises_it() {
             raised.extend(check(&document, profile).diagnostics.into_iter().map(|d| d.rule));
         }
     }
+    let yaml = include_str!("../../examples/promptpack/fragments.pack.yaml");
+    let document = parse("fragments.pack.yaml".into(), yaml).unwrap();
+    for profile in PackProfile::ALL {
+        raised.extend(check(&document, profile).diagnostics.into_iter().map(|d| d.rule));
+    }
     let never: Vec<&str> = proctor_pack::rules::RULES.iter().map(|r| r.id).filter(|id| !raised.contains(id)).collect();
     assert!(never.is_empty(), "rules no defect raises (add one): {never:?}");
 }

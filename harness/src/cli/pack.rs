@@ -186,9 +186,7 @@ fn render(
     let values = variables(vars, vars_file)?;
     let mut rendered: Vec<(RenderedPrompt, PackReport)> = Vec::new();
     for profile in profiles {
-        let given: BTreeMap<String, String> =
-            values.iter().map(|(k, v)| (k.clone(), proctor_pack::template::value_text(*profile, v))).collect();
-        let prompt = proctor_pack::render::render(&document.value, prompt, *profile, &given)
+        let prompt = proctor_pack::render::render(&document.value, prompt, *profile, &values)
             .map_err(|e| UsageError(format!("{}: {e}", pack.display())))?;
         rendered.push((prompt, proctor_pack::check(&document, *profile)));
     }

@@ -68,8 +68,7 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
     if !refusals.is_empty() {
         return Err(format!("the pack is invalid under {reader} (`proctor pack check` says why):\n  {}", refusals.join("\n  ")));
     }
-    let given: BTreeMap<String, String> =
-        scenario.variables.iter().map(|(k, v)| (k.clone(), proctor_pack::template::value_text(reader, v))).collect();
+    let given: BTreeMap<String, Value> = scenario.variables.clone().into_iter().collect();
     let rendered = render(&document.value, prompt, reader, &given).map_err(|e| format!("{pack_file}: {e}"))?;
     let prompt_def = &document.value["prompts"][prompt.as_str()];
 
