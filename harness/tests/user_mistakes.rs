@@ -149,14 +149,17 @@ fn a_reader_that_goes_away_ends_proctor_quietly() {
     for args in
         [&["checks"][..], &["schema"], &["mock-plugin", "--protocol", "runok-extension", "--list-faults"], &["checks", "--format", "json"]]
     {
-        let mut child = Command::new(proctor())
+        // `| head -0`: the reader is gone before proctor starts. (Closing it after the spawn raced
+        // with a fast proctor, whose whole output then fit in the pipe and exited 0.)
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let child = Command::new(proctor())
             .current_dir(repo_root())
             .args(args)
-            .stdout(std::process::Stdio::piped())
+            .stdout(writer)
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        drop(child.stdout.take()); // `| head -0`: the reader is gone before proctor writes
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
