@@ -7,5 +7,5 @@
 mod summary;
 mod transcript;
 
-pub use summary::{DecisionRecord, DenialRecord, Summary, ToolResultRecord};
+pub use summary::{DecisionRecord, DenialRecord, Summary, ToolResultRecord, WorkflowRecord};
 pub use transcript::{Entry, Transcript};

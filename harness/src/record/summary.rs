@@ -54,6 +54,21 @@ pub struct Summary {
     pub eval_scores: Vec<(String, f64)>,
     /// Runtime events, in order.
     pub events: Vec<String>,
+    /// A pack workflow's run: where it went and how it ended.
+    pub workflow: Option<WorkflowRecord>,
+}
+
+/// What a pack workflow did in one run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct WorkflowRecord {
+    /// The state it is in at the end.
+    pub state: String,
+    /// `running`, `completed`, `max_visits_exceeded` or `budget_exhausted`.
+    pub status: String,
+    /// Every state entered, in order, the entry state first.
+    pub path: Vec<String>,
+    /// Artifact values at the end.
+    pub artifacts: std::collections::BTreeMap<String, String>,
 }
 
 impl Summary {

@@ -93,6 +93,31 @@ pub fn judge(expect: &Expectations, s: &Summary, transcript: &Transcript) -> Vec
         }
     }
     in_order(&mut problems, "event", &expect.events, &s.events, |e, got| e == got, |e| e.clone(), &s.events);
+    if let Some(want) = &expect.workflow {
+        match &s.workflow {
+            None => problems.push("workflow: expected one, but the run had no pack workflow".into()),
+            Some(got) => {
+                let mut check = |what: &str, ok: bool, want: String, got: String| {
+                    if !ok {
+                        problems.push(format!("workflow {what}: expected {want}, got {got}"));
+                    }
+                };
+                if let Some(state) = &want.state {
+                    check("state", *state == got.state, state.clone(), got.state.clone());
+                }
+                if let Some(status) = &want.status {
+                    check("status", *status == got.status, status.clone(), got.status.clone());
+                }
+                if let Some(path) = &want.path {
+                    check("path", *path == got.path, path.join(" → "), got.path.join(" → "));
+                }
+                for (name, value) in &want.artifacts {
+                    let found = got.artifacts.get(name);
+                    check(&format!("artifact {name}"), found == Some(value), format!("{value:?}"), format!("{found:?}"));
+                }
+            }
+        }
+    }
     problems
 }
 

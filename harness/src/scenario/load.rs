@@ -88,12 +88,6 @@ fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
         }
     }
     match (&s.pack, s.runtime) {
-        (Some(_), Runtime::Promptkit) if s.prompt.is_none() => {
-            return invalid(
-                "`pack:` is given without `prompt:`".into(),
-                "name the pack prompt (its key under `prompts`) the conversation runs",
-            );
-        }
         (Some(_), Runtime::Promptkit) => {}
         (Some(_), _) => return invalid("`pack:` is PromptKit's".into(), "packs run in `runtime: promptkit` scenarios"),
         (None, _) if s.runtime_config.is_some() || s.prompt.is_some() || !s.variables.is_empty() => {

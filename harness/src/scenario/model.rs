@@ -46,6 +46,15 @@ pub struct Scenario {
     #[serde(skip)]
     #[schemars(skip)]
     pub system_prompt: Option<String>,
+    /// The pack as this run reads it (workflow states render their prompts from it as they are entered).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub pack_run: Option<std::sync::Arc<super::pack::PackRun>>,
+    /// The tools the pack's prompt offers the model (none when PromptKit fell back); `None` when
+    /// the scenario lists its tools itself.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub offered_tools: Option<Vec<String>>,
     /// Each pack tool's `parameters`, which its call's arguments are checked against before it runs.
     #[serde(skip)]
     #[schemars(skip)]
@@ -367,6 +376,27 @@ pub struct Expectations {
     /// Runtime events that must occur, in order.
     #[serde(default)]
     pub events: Vec<String>,
+    /// Where a pack's workflow must end up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<ExpectWorkflow>,
+}
+
+/// An expected pack workflow run.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectWorkflow {
+    /// The state it ends in.
+    #[serde(default)]
+    pub state: Option<String>,
+    /// running, completed, max_visits_exceeded or budget_exhausted.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Every state entered, in order, the entry state first.
+    #[serde(default)]
+    pub path: Option<Vec<String>>,
+    /// Artifact values at the end (each must be equal).
+    #[serde(default)]
+    pub artifacts: BTreeMap<String, String>,
 }
 
 /// An expected tool result.

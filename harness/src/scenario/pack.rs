@@ -42,20 +42,42 @@ impl PackSetup {
     }
 }
 
+/// The pack as one run reads it: what a workflow needs to render each state's prompt as it is entered.
+#[derive(Debug)]
+pub struct PackRun {
+    pub document: Value,
+    pub reader: PackProfile,
+    pub variables: BTreeMap<String, Value>,
+}
+
 /// The pack profile a wire profile reads packs with.
-fn pack_profile(profile: Profile) -> PackProfile {
+pub fn pack_profile(profile: Profile) -> PackProfile {
     if profile.name().starts_with("promptkit@") { PackProfile::PromptKit } else { PackProfile::Documented }
 }
 
 /// The scenario with the pack's plugins, guardrails and prompt folded in. An error is the scenario's
 /// own mistake (a pack that cannot be read, a prompt it does not have), said with its location.
 pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Scenario, PackSetup), String> {
-    let (Some(pack_file), Some(prompt)) = (&scenario.pack, &scenario.prompt) else {
-        return Err("a scenario with `pack:` names the prompt to run with `prompt:`".into());
-    };
+    let Some(pack_file) = &scenario.pack else { return Err("no `pack:`".into()) };
     // Errors name files as the scenario wrote them, not under the repository root.
     let relative = |e: &dyn std::fmt::Display| e.to_string().replace(&format!("{}/", root.display()), "");
     let document = proctor_pack::load(&root.join(pack_file)).map_err(|e| relative(&e))?;
+    // A workflow starts in its entry state, whose prompt_task is the prompt.
+    let entry_task =
+        document.value["workflow"]["states"][document.value["workflow"]["entry"].as_str().unwrap_or_default()]["prompt_task"].as_str();
+    let prompt = match (&scenario.prompt, entry_task) {
+        (Some(prompt), Some(task)) if prompt != task => {
+            return Err(format!(
+                "`prompt: {prompt}`, but the pack's workflow starts in a state whose prompt_task is `{task}`; leave `prompt:` out"
+            ));
+        }
+        (_, Some(task)) => task.to_string(),
+        (Some(prompt), None) => prompt.clone(),
+        (None, None) => {
+            return Err("`pack:` is given without `prompt:`: name the pack prompt (its key under `prompts`) the conversation runs".into());
+        }
+    };
+    let prompt = &prompt;
     let reader = pack_profile(profile);
     let check = proctor_pack::check(&document, reader);
     let refusals: Vec<String> = check
@@ -91,11 +113,11 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
                 fails_to_start: false,
             };
             match binding.section {
-                Section::Tool if offered.contains(&binding.name) => expanded.plugins.push(plugin(
+                // Every bound tool can run; which are offered is the prompt's (or the state's) business.
+                Section::Tool => expanded.plugins.push(plugin(
                     &binding.name,
                     PluginConfig::PromptkitTool(PromptkitTool { runtime: binding.server.then(|| "server".to_string()), timeout_ms: None }),
                 )),
-                Section::Tool => notes.push(format!("{}: the prompt does not offer `{}`", binding.label(), binding.name)),
                 Section::Hook => expanded.plugins.push(plugin(&binding.name, PluginConfig::PromptkitHook(hook(binding)))),
                 Section::Eval | Section::Selector => {}
             }
@@ -133,6 +155,9 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
         "refused" => None,
         _ => Some(rendered.system_prompt.clone()),
     };
+    expanded.offered_tools = Some(offered.clone());
+    expanded.pack_run =
+        Some(std::sync::Arc::new(PackRun { document: document.value.clone(), reader, variables: scenario.variables.clone() }));
     let setup = PackSetup {
         system_prompt: expanded.system_prompt.clone(),
         outcome: rendered.outcome,

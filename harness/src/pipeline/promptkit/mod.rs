@@ -11,6 +11,7 @@ mod guardrails;
 mod hooks;
 mod selector;
 mod tools;
+mod workflow;
 
 use proctor_mocks::provider::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall};
 use serde_json::{Value, json};
@@ -45,10 +46,13 @@ struct State {
     messages: Vec<LlmMessage>,
     servers: Servers,
     pending: Vec<ResolvedCall>,
+    /// The pack's workflow, when the scenario runs a pack that has one.
+    workflow: Option<workflow::Workflow>,
 }
 
 pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
-    let mut st = State { messages: Vec::new(), servers: Servers::default(), pending: Vec::new() };
+    let workflow = ctx.scenario.pack_run.as_ref().and_then(workflow::Workflow::start);
+    let mut st = State { messages: Vec::new(), servers: Servers::default(), pending: Vec::new(), workflow };
     if let Some(refusal) = &ctx.scenario.refusal {
         // The implementation refuses to render the pack's prompt: no conversation starts.
         ctx.transcript.push("runtime", "error", refusal.clone());
@@ -72,6 +76,22 @@ pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
                     );
                     ctx.summary.outcome = Some("error".into());
                     continue;
+                }
+                if let Some(wf) = st.workflow.as_mut()
+                    && wf.new_conversation()
+                {
+                    // PromptKit opens a fresh conversation for the state the workflow moved to.
+                    match wf.system_prompt(false) {
+                        Ok(system) => {
+                            ctx.transcript.push("workflow", "conversation", json!({"state": wf.record.state, "system_prompt": system}));
+                            st.messages = vec![LlmMessage::text("system", system)];
+                        }
+                        Err(e) => {
+                            ctx.transcript.push("runtime", "error", e);
+                            ctx.summary.outcome = Some("error".into());
+                            continue;
+                        }
+                    }
                 }
                 ctx.transcript.push("user", "message", text.clone());
                 st.messages.push(LlmMessage::text("user", text.clone()));
@@ -109,6 +129,7 @@ pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
             evals::run_due(ctx, When::Turn, SESSION_ID, turn_index, &st.messages).await;
         }
     }
+    ctx.summary.workflow = st.workflow.as_ref().map(|wf| wf.record.clone());
     session(ctx, "session_end", &st.messages, turn_index).await;
     evals::run_due(ctx, When::Session, SESSION_ID, 0, &st.messages).await;
     let servers = std::mem::take(&mut st.servers);
@@ -145,7 +166,7 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         }
         // The tool selector, if any, picks the tools of this call from the user's last message.
         let query = st.messages.iter().rev().find(|m| m.role == "user").map(|m| m.content.clone()).unwrap_or_default();
-        let tools = selector::offered(ctx, &query, tool_names(ctx)).await;
+        let tools = selector::offered(ctx, &query, tool_names(ctx, st)).await;
         let request = LlmRequest { messages: st.messages.clone(), tools };
         ctx.transcript.push(
             "llm",
@@ -211,6 +232,9 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         if !paused.is_empty() {
             return Ok(TurnEnd::Paused(paused));
         }
+        if let Some(end) = handoff(ctx, st, calls.len()) {
+            return Ok(end);
+        }
     }
     ctx.transcript.push("runtime", "error", format!("more than {MAX_ROUNDS} rounds"));
     Ok(TurnEnd::Error)
@@ -230,11 +254,52 @@ fn deny(ctx: &mut RunContext<'_>, hook: &str, kind: &str, reason: String) -> Tur
     TurnEnd::Denied
 }
 
-fn tool_names(ctx: &RunContext<'_>) -> Vec<String> {
+/// The tools this round offers: every tool the scenario can run, narrowed to the pack prompt's (or
+/// the workflow state's) when a pack decides.
+fn tool_names(ctx: &RunContext<'_>, st: &State) -> Vec<String> {
     let mut names: Vec<String> =
         ctx.scenario.plugins.iter().filter(|p| matches!(p.config, PluginConfig::PromptkitTool(_))).map(|p| p.name.clone()).collect();
     names.extend(ctx.scenario.tools.keys().cloned());
-    names
+    match (&st.workflow, &ctx.scenario.offered_tools) {
+        (Some(wf), _) => wf.tools(&names),
+        (None, Some(offered)) => names.into_iter().filter(|n| offered.contains(n)).collect(),
+        (None, None) => names,
+    }
+}
+
+/// After a round's tool results: a transition the model asked for commits, and the next round runs
+/// as the destination state (its prompt swapped in). A failed commit ends the turn as PromptKit does.
+fn handoff(ctx: &mut RunContext<'_>, st: &mut State, calls: usize) -> Option<TurnEnd> {
+    let wf = st.workflow.as_mut()?;
+    wf.count_calls(calls);
+    let moved = match wf.commit() {
+        Ok(moved) => moved?,
+        Err(e) => {
+            ctx.transcript.push("runtime", "error", format!("provider stage: workflow handoff: {e}"));
+            ctx.summary.events.push(format!("workflow.{}", wf.record.status));
+            return Some(TurnEnd::Error);
+        }
+    };
+    let system = wf.system_prompt(true);
+    ctx.transcript.push(
+        "workflow",
+        "transition",
+        json!({"from": moved.from, "to": moved.to, "event": moved.event, "redirected": moved.redirected, "system_prompt": system.as_ref().ok()}),
+    );
+    ctx.summary.events.push("workflow.transitioned".into());
+    match system {
+        Ok(system) => {
+            match st.messages.first_mut().filter(|m| m.role == "system") {
+                Some(first) => first.content = system,
+                None => st.messages.insert(0, LlmMessage::text("system", system)),
+            }
+            None
+        }
+        Err(e) => {
+            ctx.transcript.push("runtime", "error", e);
+            Some(TurnEnd::Error)
+        }
+    }
 }
 
 fn provider_request(st: &State, round: usize) -> Value {
@@ -365,7 +430,11 @@ async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall)
             }
         }
     }
-    let outcome = tools::run(ctx, &mut st.servers, &call.name, &arguments).await;
+    let outcome = match st.workflow.as_mut().and_then(|wf| wf.call(&call.name, &arguments)) {
+        Some(Ok(answer)) => ToolOutcome::Result(answer),
+        Some(Err(e)) => ToolOutcome::Error(e),
+        None => tools::run(ctx, &mut st.servers, &call.name, &arguments).await,
+    };
     if let ToolOutcome::Pending { reason, message } = &outcome {
         ctx.transcript.push(format!("tool {}", call.name), "pending", json!({"id": call.id, "reason": reason, "message": message}));
         ctx.summary.events.push("tool.pending".into());

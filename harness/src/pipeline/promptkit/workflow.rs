@@ -1,0 +1,248 @@
+//! A pack's workflow as PromptKit runs it (runtime/workflow and sdk/workflow*.go at 86d9f367):
+//!
+//! - the model moves the workflow by calling `workflow__transition {event, context}`, answered at once
+//!   with `{"event", "status": "transition_scheduled", "target_state"}`; the transition commits after
+//!   that round's tool results, and the next round runs as the destination state (its system prompt
+//!   and tools swapped in mid-turn, same history: PromptKit #1747);
+//! - committing checks, in order: the budget (`engine.budget`: total visits, tool calls — the
+//!   `workflow__*` calls count, #1788 — and wall time, which a scripted run never reaches), a terminal
+//!   state, an unknown event, then the target's `max_visits` (entering the entry state was a visit;
+//!   at the cap the transition goes to `on_max_visits`, whose own cap is not checked, or fails with
+//!   "max visits exceeded"); a failure ends the turn with PromptKit's error;
+//! - `workflow__set_artifact {name, value}` stores a string (`append` concatenates with no separator),
+//!   and `{{artifacts.NAME}}` is filled in the prompts rendered after it was set;
+//! - a new user turn after a state change opens a fresh conversation for the state, its
+//!   `{{workflow_context}}` the `context` the model gave with the transition.
+//!
+//! Mid-turn, PromptKit renders the destination prompt with the artifacts and `workflow_context` only,
+//! not the host's variables (`workflowStateResolver.renderState`): a destination prompt that needs a
+//! required host variable fails the turn there. Under `documented` the host's variables are used.
+
+use std::collections::BTreeMap;
+
+use proctor_pack::PackProfile;
+use serde_json::{Value, json};
+
+use crate::record::WorkflowRecord;
+use crate::scenario::pack::PackRun;
+
+pub(super) const TRANSITION: &str = "workflow__transition";
+pub(super) const SET_ARTIFACT: &str = "workflow__set_artifact";
+
+/// The workflow of one run.
+pub(super) struct Workflow {
+    run: std::sync::Arc<PackRun>,
+    spec: Value,
+    current: String,
+    visits: BTreeMap<String, u64>,
+    tool_calls: u64,
+    artifacts: BTreeMap<String, String>,
+    pending: Option<(String, String)>,
+    /// The `context` of the last committed transition, for `{{workflow_context}}`.
+    context: Option<String>,
+    /// The state whose conversation is open (a new user turn in another state opens a new one).
+    conversation_state: String,
+    pub(super) record: WorkflowRecord,
+}
+
+/// A committed transition, for the transcript.
+pub(super) struct Moved {
+    pub from: String,
+    pub to: String,
+    pub event: String,
+    pub redirected: bool,
+}
+
+impl Workflow {
+    /// The pack's workflow, in its entry state; `None` when the pack has none.
+    pub(super) fn start(run: &std::sync::Arc<PackRun>) -> Option<Workflow> {
+        let spec = run.document.get("workflow")?.clone();
+        let entry = spec.get("entry")?.as_str()?.to_string();
+        let record = WorkflowRecord {
+            state: entry.clone(),
+            status: status_of(&spec, &entry).into(),
+            path: vec![entry.clone()],
+            artifacts: BTreeMap::new(),
+        };
+        Some(Workflow {
+            run: run.clone(),
+            spec,
+            visits: BTreeMap::from([(entry.clone(), 1)]),
+            conversation_state: entry.clone(),
+            current: entry,
+            tool_calls: 0,
+            artifacts: BTreeMap::new(),
+            pending: None,
+            context: None,
+            record,
+        })
+    }
+
+    fn state(&self, name: &str) -> &Value {
+        &self.spec["states"][name]
+    }
+
+    /// The tools the current state offers: its prompt's, then the workflow's own.
+    pub(super) fn tools(&self, available: &[String]) -> Vec<String> {
+        let task = self.state(&self.current)["prompt_task"].as_str().unwrap_or_default();
+        let prompt = &self.run.document["prompts"][task];
+        let mut tools: Vec<String> = prompt["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|t| available.iter().any(|a| a == t))
+            .map(String::from)
+            .collect();
+        if !terminal(self.state(&self.current)) {
+            tools.push(TRANSITION.into());
+        }
+        let any_artifacts =
+            self.spec["states"].as_object().into_iter().flatten().any(|(_, s)| s["artifacts"].as_object().is_some_and(|a| !a.is_empty()));
+        if any_artifacts {
+            tools.push(SET_ARTIFACT.into());
+        }
+        tools
+    }
+
+    /// Counts the tool calls a round executed (the budget's `max_tool_calls`).
+    pub(super) fn count_calls(&mut self, n: usize) {
+        self.tool_calls += n as u64;
+    }
+
+    /// Runs a workflow tool call; `None` when `name` is not one.
+    pub(super) fn call(&mut self, name: &str, arguments: &Value) -> Option<Result<Value, String>> {
+        match name {
+            TRANSITION => {
+                let event = arguments["event"].as_str().unwrap_or_default().to_string();
+                let context = arguments["context"].as_str().unwrap_or_default().to_string();
+                // PromptKit names the target by scanning every state's on_event for the event.
+                let target = self.state(&self.current)["on_event"][&event]
+                    .as_str()
+                    .or_else(|| self.spec["states"].as_object()?.values().find_map(|s| s["on_event"][&event].as_str()))
+                    .map(String::from);
+                self.pending = Some((event.clone(), context));
+                let mut answer = json!({"event": event, "status": "transition_scheduled"});
+                if let Some(target) = target {
+                    answer["target_state"] = Value::String(target);
+                }
+                Some(Ok(answer))
+            }
+            SET_ARTIFACT => {
+                let Some(artifact) = arguments["name"].as_str().filter(|n| !n.is_empty()) else {
+                    return Some(Err("artifact name is required".into()));
+                };
+                let value = arguments["value"].as_str().unwrap_or_default();
+                let append =
+                    self.spec["states"].as_object().into_iter().flatten().any(|(_, s)| s["artifacts"][artifact]["mode"] == "append");
+                let slot = self.artifacts.entry(artifact.to_string()).or_default();
+                if append {
+                    slot.push_str(value);
+                } else {
+                    *slot = value.to_string();
+                }
+                self.record.artifacts = self.artifacts.clone();
+                Some(Ok(json!({"artifact": artifact, "status": "artifact_set"})))
+            }
+            _ => None,
+        }
+    }
+
+    /// Commits a transition left pending by this round's tool calls.
+    pub(super) fn commit(&mut self) -> Result<Option<Moved>, String> {
+        let Some((event, context)) = self.pending.take() else { return Ok(None) };
+        let budget = &self.spec["engine"]["budget"];
+        let total: u64 = self.visits.values().sum();
+        let limit = |key: &str| budget[key].as_u64().filter(|m| *m > 0);
+        if let Some(max) = limit("max_total_visits").filter(|m| total >= *m) {
+            return Err(self.fail("budget_exhausted", format!("workflow budget exhausted: max_total_visits {total} reached limit {max}")));
+        }
+        if let Some(max) = limit("max_tool_calls").filter(|m| self.tool_calls >= *m) {
+            let calls = self.tool_calls;
+            return Err(self.fail("budget_exhausted", format!("workflow budget exhausted: max_tool_calls {calls} reached limit {max}")));
+        }
+        let state = self.state(&self.current).clone();
+        if terminal(&state) {
+            return Err(self
+                .fail("completed", format!("current state is terminal (no outgoing transitions): state {:?} is terminal", self.current)));
+        }
+        let Some(original) = state["on_event"][&event].as_str().map(String::from) else {
+            let mut events: Vec<&str> = state["on_event"].as_object().into_iter().flatten().map(|(k, _)| k.as_str()).collect();
+            events.sort();
+            let message = format!(
+                "invalid event for current state: event {event:?} not defined for state {:?} (available: [{}])",
+                self.current,
+                events.join(" ")
+            );
+            return Err(self.fail("running", message));
+        };
+        let mut target = original.clone();
+        let cap = self.state(&original)["max_visits"].as_u64().filter(|m| *m > 0);
+        let visits = self.visits.get(&original).copied().unwrap_or(0);
+        if let Some(max) = cap.filter(|m| visits >= *m) {
+            match self.state(&original)["on_max_visits"].as_str() {
+                Some(fallback) => target = fallback.to_string(),
+                None => {
+                    // The spec's prose calls this outcome the budget being exhausted.
+                    let status = if self.run.reader == PackProfile::PromptKit { "max_visits_exceeded" } else { "budget_exhausted" };
+                    return Err(self.fail(status, format!("max visits exceeded: state {original:?} visited {visits} times (max {max})")));
+                }
+            }
+        }
+        let from = std::mem::replace(&mut self.current, target.clone());
+        *self.visits.entry(target.clone()).or_default() += 1;
+        self.context = Some(context);
+        self.record.state = target.clone();
+        self.record.path.push(target.clone());
+        self.record.status = status_of(&self.spec, &target).into();
+        let redirected = target != original;
+        Ok(Some(Moved { from, to: target, event, redirected }))
+    }
+
+    fn fail(&mut self, status: &str, message: String) -> String {
+        self.record.status = status.into();
+        message
+    }
+
+    /// The current state's system prompt, rendered as the profile renders it at this point: mid-turn
+    /// (`handoff`) PromptKit passes only artifacts and `workflow_context`; at a new conversation the
+    /// host's variables as well.
+    pub(super) fn system_prompt(&self, handoff: bool) -> Result<String, String> {
+        let task = self.state(&self.current)["prompt_task"].as_str().unwrap_or_default().to_string();
+        let mut given: BTreeMap<String, Value> =
+            if handoff && self.run.reader == PackProfile::PromptKit { BTreeMap::new() } else { self.run.variables.clone() };
+        for (name, value) in &self.artifacts {
+            given.insert(format!("artifacts.{name}"), Value::String(value.clone()));
+        }
+        if let Some(context) = &self.context {
+            given.insert("workflow_context".into(), Value::String(context.clone()));
+        }
+        let rendered = proctor_pack::render::render(&self.run.document, &task, self.run.reader, &given).map_err(|e| e.to_string())?;
+        match (rendered.outcome, handoff) {
+            ("fallback", true) => {
+                // PromptKit's registry refuses the template outright here (no fallback mid-turn).
+                let explanation = rendered.explanation.unwrap_or_default();
+                let variable = explanation.split('`').nth(1).unwrap_or("?");
+                Err(format!("load prompt {task:?} for state: required variable {variable:?} is missing"))
+            }
+            ("refused", _) => Err(format!("load prompt {task:?} for state: {}", rendered.explanation.unwrap_or_default())),
+            _ => Ok(rendered.system_prompt),
+        }
+        .map_err(|e| if handoff { format!("provider stage: workflow handoff: {e}") } else { e })
+    }
+
+    /// Whether a new user turn must open a new conversation (the state changed since the last one).
+    pub(super) fn new_conversation(&mut self) -> bool {
+        let changed = self.conversation_state != self.current;
+        self.conversation_state = self.current.clone();
+        changed
+    }
+}
+
+fn terminal(state: &Value) -> bool {
+    state["terminal"] == true || state["on_event"].as_object().is_none_or(|m| m.is_empty())
+}
+
+fn status_of(spec: &Value, state: &str) -> &'static str {
+    if terminal(&spec["states"][state]) { "completed" } else { "running" }
+}
