@@ -5,6 +5,7 @@
 //! (research: promptkit.md §1.5.4–1.5.5, §5, §6); the documented profile
 //! switches the behaviours the documents describe differently.
 
+mod agents;
 mod arguments;
 mod evals;
 mod guardrails;
@@ -48,11 +49,14 @@ struct State {
     pending: Vec<ResolvedCall>,
     /// The pack's workflow, when the scenario runs a pack that has one.
     workflow: Option<workflow::Workflow>,
+    /// The pack's agent members' own conversations.
+    members: agents::Members,
 }
 
 pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
     let workflow = ctx.scenario.pack_run.as_ref().and_then(workflow::Workflow::start);
-    let mut st = State { messages: Vec::new(), servers: Servers::default(), pending: Vec::new(), workflow };
+    let mut st =
+        State { messages: Vec::new(), servers: Servers::default(), pending: Vec::new(), workflow, members: agents::Members::default() };
     if let Some(refusal) = &ctx.scenario.refusal {
         // The implementation refuses to render the pack's prompt: no conversation starts.
         ctx.transcript.push("runtime", "error", refusal.clone());
@@ -260,6 +264,10 @@ fn tool_names(ctx: &RunContext<'_>, st: &State) -> Vec<String> {
     let mut names: Vec<String> =
         ctx.scenario.plugins.iter().filter(|p| matches!(p.config, PluginConfig::PromptkitTool(_))).map(|p| p.name.clone()).collect();
     names.extend(ctx.scenario.tools.keys().cloned());
+    // A pack's agent members are tools too (`a2a__<member>` in PromptKit).
+    if let Some(run) = ctx.scenario.pack_run.as_deref() {
+        names.extend(run.document["agents"]["members"].as_object().into_iter().flatten().map(|(m, _)| agents::tool_name(run, m)));
+    }
     match (&st.workflow, &ctx.scenario.offered_tools) {
         (Some(wf), _) => wf.tools(&names),
         (None, Some(offered)) => names.into_iter().filter(|n| offered.contains(n)).collect(),
@@ -430,10 +438,19 @@ async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall)
             }
         }
     }
-    let outcome = match st.workflow.as_mut().and_then(|wf| wf.call(&call.name, &arguments)) {
-        Some(Ok(answer)) => ToolOutcome::Result(answer),
-        Some(Err(e)) => ToolOutcome::Error(e),
-        None => tools::run(ctx, &mut st.servers, &call.name, &arguments).await,
+    let member = scenario.pack_run.as_deref().and_then(|run| Some((run, agents::member_of(run, &call.name)?)));
+    let outcome = match (st.workflow.as_mut().and_then(|wf| wf.call(&call.name, &arguments)), member) {
+        (Some(Ok(answer)), _) => ToolOutcome::Result(answer),
+        (Some(Err(e)), _) => ToolOutcome::Error(e),
+        (None, Some((run, member))) => match st.members.call(ctx, run, &member, &arguments) {
+            Ok(Ok(answer)) => ToolOutcome::Result(answer),
+            Ok(Err(e)) => ToolOutcome::Error(e),
+            Err(miss) => {
+                ctx.transcript.push("runtime", "error", miss.to_string());
+                ToolOutcome::Error(miss.to_string())
+            }
+        },
+        (None, None) => tools::run(ctx, &mut st.servers, &call.name, &arguments).await,
     };
     if let ToolOutcome::Pending { reason, message } = &outcome {
         ctx.transcript.push(format!("tool {}", call.name), "pending", json!({"id": call.id, "reason": reason, "message": message}));

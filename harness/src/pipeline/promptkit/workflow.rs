@@ -86,14 +86,10 @@ impl Workflow {
     pub(super) fn tools(&self, available: &[String]) -> Vec<String> {
         let task = self.state(&self.current)["prompt_task"].as_str().unwrap_or_default();
         let prompt = &self.run.document["prompts"][task];
-        let mut tools: Vec<String> = prompt["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .filter(|t| available.iter().any(|a| a == t))
-            .map(String::from)
-            .collect();
+        // A member named as a tool is offered under its agent tool name (`a2a__<member>` in PromptKit).
+        let offered = |t: &str| [t.to_string(), format!("a2a__{t}")].into_iter().find(|name| available.contains(name));
+        let mut tools: Vec<String> =
+            prompt["tools"].as_array().into_iter().flatten().filter_map(Value::as_str).filter_map(offered).collect();
         if !terminal(self.state(&self.current)) {
             tools.push(TRANSITION.into());
         }
