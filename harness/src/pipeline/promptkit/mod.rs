@@ -11,6 +11,7 @@ mod evals;
 mod guardrails;
 mod hooks;
 mod selector;
+mod skills;
 mod tools;
 mod workflow;
 
@@ -51,12 +52,20 @@ struct State {
     workflow: Option<workflow::Workflow>,
     /// The pack's agent members' own conversations.
     members: agents::Members,
+    /// The pack's skills, when it declares any.
+    skills: Option<skills::Skills>,
 }
 
 pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
     let workflow = ctx.scenario.pack_run.as_ref().and_then(workflow::Workflow::start);
-    let mut st =
-        State { messages: Vec::new(), servers: Servers::default(), pending: Vec::new(), workflow, members: agents::Members::default() };
+    let mut st = State {
+        messages: Vec::new(),
+        servers: Servers::default(),
+        pending: Vec::new(),
+        workflow,
+        members: agents::Members::default(),
+        skills: ctx.scenario.pack_run.as_ref().and_then(|run| skills::Skills::of(&run.document)),
+    };
     if let Some(refusal) = &ctx.scenario.refusal {
         // The implementation refuses to render the pack's prompt: no conversation starts.
         ctx.transcript.push("runtime", "error", refusal.clone());
@@ -268,11 +277,15 @@ fn tool_names(ctx: &RunContext<'_>, st: &State) -> Vec<String> {
     if let Some(run) = ctx.scenario.pack_run.as_deref() {
         names.extend(run.document["agents"]["members"].as_object().into_iter().flatten().map(|(m, _)| agents::tool_name(run, m)));
     }
-    match (&st.workflow, &ctx.scenario.offered_tools) {
+    let mut offered = match (&st.workflow, &ctx.scenario.offered_tools) {
         (Some(wf), _) => wf.tools(&names),
         (None, Some(offered)) => names.into_iter().filter(|n| offered.contains(n)).collect(),
         (None, None) => names,
+    };
+    if st.skills.is_some() {
+        offered.extend(skills::TOOLS.map(String::from));
     }
+    offered
 }
 
 /// After a round's tool results: a transition the model asked for commits, and the next round runs
@@ -439,7 +452,12 @@ async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall)
         }
     }
     let member = scenario.pack_run.as_deref().and_then(|run| Some((run, agents::member_of(run, &call.name)?)));
-    let outcome = match (st.workflow.as_mut().and_then(|wf| wf.call(&call.name, &arguments)), member) {
+    let own =
+        st.workflow.as_mut().and_then(|wf| wf.call(&call.name, &arguments)).or_else(|| st.skills.as_mut()?.call(&call.name, &arguments));
+    if own.as_ref().is_some_and(Result::is_ok) && call.name == "skill__activate" {
+        ctx.summary.events.push(format!("skill.activated:{}", arguments["name"].as_str().unwrap_or_default()));
+    }
+    let outcome = match (own, member) {
         (Some(Ok(answer)), _) => ToolOutcome::Result(answer),
         (Some(Err(e)), _) => ToolOutcome::Error(e),
         (None, Some((run, member))) => match st.members.call(ctx, run, &member, &arguments) {
