@@ -216,6 +216,14 @@ pub struct PromptkitEval {
     /// Passed to the eval as `params`.
     #[serde(default)]
     pub params: Value,
+    /// Conditions for running at all: tool_called, tool_called_pattern, any_tool_called,
+    /// min_tool_calls (all PromptKit reads), and the spec's turn_count_gte and has_variable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<Value>,
+    /// `{operator: gte|lte|gt|lt|eq, value}`: whether a score passes, as documented (PromptKit
+    /// ignores it and passes only a score of 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<Value>,
 }
 
 /// PromptKit exec selector, picking which tools the LLM is offered.

@@ -136,6 +136,8 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
                         trigger: eval["trigger"].as_str().unwrap_or("every_turn").to_string(),
                         sample_percentage: eval["sample_percentage"].as_f64(),
                         params: eval.get("params").cloned().unwrap_or(Value::Null),
+                        when: eval.get("when").cloned(),
+                        threshold: eval.get("threshold").cloned(),
                     }),
                     fails_to_start: false,
                 }),

@@ -57,6 +57,41 @@ fn should_run(cfg: &PromptkitEval, when: When, session_id: &str, turn_index: usi
     }
 }
 
+/// The first `when` condition the run does not meet, in words; `None` when all hold. PromptKit reads
+/// tool_called, tool_called_pattern, any_tool_called and min_tool_calls (runtime/evals); the spec's
+/// examples add turn_count_gte and has_variable; other keys are not judged.
+fn unmet(when: &Value, ctx: &RunContext<'_>, turn_index: usize) -> Option<String> {
+    let called: Vec<&str> = ctx.summary.tool_results.iter().map(|r| r.tool.as_str()).collect();
+    let conditions = when.as_object()?;
+    for (key, want) in conditions {
+        let holds = match (key.as_str(), want) {
+            ("tool_called", Value::String(name)) => called.contains(&name.as_str()),
+            ("tool_called_pattern", Value::String(pattern)) => called.iter().any(|c| proctor_pack::shape::matches(pattern, c)),
+            ("any_tool_called", Value::Bool(b)) => !called.is_empty() == *b,
+            ("min_tool_calls", n) => n.as_u64().is_none_or(|n| called.len() as u64 >= n),
+            ("turn_count_gte", n) => n.as_u64().is_none_or(|n| turn_index as u64 >= n),
+            ("has_variable", Value::String(name)) => ctx.scenario.variables.contains_key(name),
+            _ => true,
+        };
+        if !holds {
+            return Some(format!("{key}: {want} does not hold"));
+        }
+    }
+    None
+}
+
+/// Whether `score` passes a documented `threshold {operator, value}`.
+fn passes(threshold: &Value, score: f64) -> bool {
+    let value = threshold["value"].as_f64().unwrap_or(1.0);
+    match threshold["operator"].as_str().unwrap_or("gte") {
+        "lte" => score <= value,
+        "gt" => score > value,
+        "lt" => score < value,
+        "eq" => (score - value).abs() < f64::EPSILON,
+        _ => score >= value,
+    }
+}
+
 /// Runs every eval due `when`, in scenario order, then its eval hooks.
 pub(super) async fn run_due(ctx: &mut RunContext<'_>, when: When, session_id: &str, turn_index: usize, messages: &[LlmMessage]) {
     let scenario = ctx.scenario;
@@ -68,10 +103,18 @@ pub(super) async fn run_due(ctx: &mut RunContext<'_>, when: When, session_id: &s
             ctx.transcript.push(format!("plugin {}", plugin.name), "event", format!("eval {id} not sampled (turn {turn_index})"));
             continue;
         }
+        if let Some(unmet) = cfg.when.as_ref().and_then(|w| unmet(w, ctx, turn_index)) {
+            ctx.transcript.push(format!("plugin {}", plugin.name), "event", format!("eval {id} skipped: when {unmet}"));
+            continue;
+        }
         let score = run_one(ctx, plugin, cfg, &id, session_id, turn_index, messages).await;
         ctx.summary.eval_scores.push((id.clone(), score));
+        let passed = match (&cfg.threshold, ctx.profile.name().starts_with("promptkit@")) {
+            (Some(threshold), false) => passes(threshold, score),
+            _ => score >= 1.0,
+        };
         // EvalResult's field order (runtime/evals/types.go); `passed` exists only in the docs.
-        let result = json!({"eval_id": id, "type": plugin.name, "score": score, "passed": score >= 1.0, "duration_ms": 0, "session_id": session_id, "turn_index": turn_index});
+        let result = json!({"eval_id": id, "type": plugin.name, "score": score, "passed": passed, "duration_ms": 0, "session_id": session_id, "turn_index": turn_index});
         let result = if turn_index == 0 { without(result, "turn_index") } else { result };
         for hook in of_kind(&scenario.plugins, "eval") {
             hooks::invoke(ctx, &hook, "eval_result", result.clone()).await;
@@ -134,6 +177,15 @@ async fn run_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documented_thresholds_decide_passing() {
+        let t = |op: &str, v: f64| json!({"operator": op, "value": v});
+        assert!(passes(&t("gte", 0.5), 0.5) && !passes(&t("gte", 0.5), 0.49));
+        assert!(passes(&t("lt", 0.5), 0.4) && !passes(&t("lt", 0.5), 0.5));
+        assert!(passes(&t("eq", 1.0), 1.0) && !passes(&t("eq", 1.0), 0.9));
+        assert!(passes(&t("lte", 0.2), 0.2) && passes(&t("gt", 0.2), 0.3));
+    }
 
     #[test]
     fn fnv_matches_the_reference_vectors() {
