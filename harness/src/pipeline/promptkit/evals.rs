@@ -67,7 +67,7 @@ fn unmet(when: &Value, ctx: &RunContext<'_>, turn_index: usize) -> Option<String
         let holds = match (key.as_str(), want) {
             ("tool_called", Value::String(name)) => called.contains(&name.as_str()),
             ("tool_called_pattern", Value::String(pattern)) => called.iter().any(|c| proctor_pack::shape::matches(pattern, c)),
-            ("any_tool_called", Value::Bool(b)) => !called.is_empty() == *b,
+            ("any_tool_called", Value::Bool(b)) => called.is_empty() != *b,
             ("min_tool_calls", n) => n.as_u64().is_none_or(|n| called.len() as u64 >= n),
             ("turn_count_gte", n) => n.as_u64().is_none_or(|n| turn_index as u64 >= n),
             ("has_variable", Value::String(name)) => ctx.scenario.variables.contains_key(name),
