@@ -20,7 +20,8 @@ pub struct PackReport {
 pub fn dialect(profile: PackProfile) -> Dialect {
     match profile {
         PackProfile::PromptKit => Dialect::PromptKit,
-        PackProfile::Documented | PackProfile::PromptPackPython => Dialect::Spec,
+        PackProfile::Documented => Dialect::Spec,
+        PackProfile::PromptPackPython => Dialect::Python,
     }
 }
 
@@ -46,7 +47,17 @@ pub fn check(document: &Document, profile: PackProfile) -> PackReport {
     }
     shape::walk(&Shape::Object(&shape::PACK), &document.value, "", dialect(profile), &mut findings);
     if let Some(pack) = document.value.as_object() {
+        let from = findings.diagnostics.len();
         crate::references::check(pack, profile, &mut findings);
+        if profile == PackProfile::PromptPackPython {
+            // promptpack-python loads a pack without checking a single reference or template.
+            for d in &mut findings.diagnostics[from..] {
+                if d.severity == Severity::Error {
+                    d.severity = Severity::Warning;
+                    d.message.push_str(" (promptpack-python does not check this when it loads the pack)");
+                }
+            }
+        }
     }
     let diagnostics = findings.finish();
     PackReport {

@@ -99,11 +99,13 @@ pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<St
                 dropped_tools
                     .push(format!("{}: dropped with the prompt (PromptKit's fallback)", tool["name"].as_str().unwrap_or_default()));
             }
-            validators.clear();
+            // The validators stay: PromptKit's SDK compiles the pack prompt's validators into provider
+            // hooks when the conversation opens (sdk/sdk.go convertPackValidatorsToHooks), before and
+            // apart from the template load that fell back.
             (
                 "fallback",
                 Some(format!(
-                    "PROMPTKIT FALLBACK: required variable `{variable}` is missing or empty, so PromptKit silently replaced the whole prompt with {:?}, and dropped its tools and validators (only a warning in its log)",
+                    "PROMPTKIT FALLBACK: required variable `{variable}` is missing or empty, so PromptKit silently replaced the whole prompt with {:?}, and dropped its tools; its validators still guard the replies (only a warning in its log)",
                     template::PROMPTKIT_FALLBACK
                 )),
             )

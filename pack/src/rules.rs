@@ -73,6 +73,16 @@ pub const RULES: &[Rule] = &[
         source: "PromptKit 86d9f367 sdk/validate_pack.go",
     },
     Rule {
+        id: "PACK-PYTHON-MODEL",
+        title: "promptpack-python's models refuse what the spec allows (evals, workflow, agents, skills, validator message and types)",
+        source: "promptpack-python c78e36b types.py",
+    },
+    Rule {
+        id: "PACK-PYTHON-JSON-ONLY",
+        title: "a YAML pack, which promptpack-python cannot open",
+        source: "promptpack-python c78e36b parser.py",
+    },
+    Rule {
         id: "PACK-PROMPTKIT-IGNORED",
         title: "a field PromptKit parses and never uses (tool_policy, model_overrides, media)",
         source: "../shared/research/promptpack.md §3",

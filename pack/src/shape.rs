@@ -21,6 +21,39 @@ pub enum Dialect {
     Spec,
     /// PromptKit's fork, validated by gojsonschema (which also checks `format`).
     PromptKit,
+    /// promptpack-python's pydantic models (`types.py` at c78e36b): older than 1.4.0, closed, with no
+    /// evals, workflow, agents or skills, and a closed list of validator types.
+    Python,
+}
+
+impl Dialect {
+    const fn bit(self) -> u8 {
+        match self {
+            Dialect::Spec => 1,
+            Dialect::PromptKit => 2,
+            Dialect::Python => 4,
+        }
+    }
+}
+
+/// A set of dialects: which readers a field exists for, or is required by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Readers(u8);
+
+impl Readers {
+    pub const NONE: Readers = Readers(0);
+    pub const SPEC: Readers = Readers(1);
+    pub const PROMPTKIT: Readers = Readers(2);
+    pub const PYTHON: Readers = Readers(4);
+    pub const ALL: Readers = Readers(7);
+
+    pub const fn and(self, other: Readers) -> Readers {
+        Readers(self.0 | other.0)
+    }
+
+    pub const fn has(self, dialect: Dialect) -> bool {
+        self.0 & dialect.bit() != 0
+    }
 }
 
 pub enum Shape {
@@ -60,6 +93,8 @@ pub struct Str {
     pub one_of: &'static [&'static str],
     /// Allowed values under PromptKit's fork only (empty: any).
     pub promptkit_one_of: &'static [&'static str],
+    /// Allowed values under promptpack-python's models only (empty: any).
+    pub python_one_of: &'static [&'static str],
     /// A `format` gojsonschema enforces and the spec's draft 2020-12 only annotates.
     pub promptkit_format: Option<TextFormat>,
 }
@@ -88,41 +123,31 @@ pub struct Object {
 pub struct Field {
     pub name: &'static str,
     pub shape: &'static Shape,
-    pub required: Need,
-    pub exists: Exists,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Need {
-    Optional,
-    Required,
-    /// Required by PromptKit's fork only.
-    RequiredByPromptKit,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Exists {
-    Both,
-    /// The spec has it; PromptKit's fork does not (a closed object there rejects it).
-    SpecOnly,
-    /// PromptKit's fork has it; the spec does not.
-    PromptKitOnly,
+    /// The readers that require it.
+    pub required: Readers,
+    /// The readers that have it (a closed object elsewhere rejects it).
+    pub exists: Readers,
 }
 
 const fn f(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: Need::Optional, exists: Exists::Both }
+    Field { name, shape, required: Readers::NONE, exists: Readers::ALL }
 }
 const fn req(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: Need::Required, exists: Exists::Both }
+    Field { name, shape, required: Readers::ALL, exists: Readers::ALL }
 }
+/// In the spec only: PromptKit's fork and promptpack-python reject it.
 const fn spec_only(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: Need::Optional, exists: Exists::SpecOnly }
+    Field { name, shape, required: Readers::NONE, exists: Readers::SPEC }
 }
 const fn promptkit_only(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: Need::Optional, exists: Exists::PromptKitOnly }
+    Field { name, shape, required: Readers::NONE, exists: Readers::PROMPTKIT }
+}
+/// In the spec and PromptKit's fork; promptpack-python's models predate it.
+const fn not_python(name: &'static str, shape: &'static Shape) -> Field {
+    Field { name, shape, required: Readers::NONE, exists: Readers::SPEC.and(Readers::PROMPTKIT) }
 }
 const fn text() -> Str {
-    Str { min_len: 0, max_len: None, pattern: None, one_of: &[], promptkit_one_of: &[], promptkit_format: None }
+    Str { min_len: 0, max_len: None, pattern: None, one_of: &[], promptkit_one_of: &[], python_one_of: &[], promptkit_format: None }
 }
 
 const STRING: Shape = Shape::Str(text());
@@ -216,7 +241,7 @@ const VARIABLE: Object = Object {
     closed: true,
     fields: &[
         req("name", &Shape::Str(Str { pattern: Some(&IDENTIFIER), ..text() })),
-        req("type", &Shape::Str(Str { promptkit_one_of: &["string", "number", "boolean", "object", "array"], ..text() })),
+        req("type", &Shape::Str(Str { promptkit_one_of: VARIABLE_TYPES, python_one_of: VARIABLE_TYPES, ..text() })),
         req("required", &BOOL),
         f("default", &ANY),
         f("description", &STRING),
@@ -273,12 +298,16 @@ pub const PARAMETERS: Object = Object {
         f("presence_penalty", &Shape::Num { min: Some(-2.0), max: Some(2.0) }),
     ],
 };
+const VARIABLE_TYPES: &[&str] = &["string", "number", "boolean", "object", "array"];
+/// promptpack-python's closed `Validator.type` Literal (`types.py`).
+const PYTHON_VALIDATOR_TYPES: &[&str] =
+    &["banned_words", "max_length", "min_length", "regex_match", "json_schema", "sentiment", "toxicity", "pii_detection", "custom"];
 const VALIDATOR: Object = Object {
     what: "validator",
     closed: true,
     fields: &[
-        req("type", &NONEMPTY),
-        Field { name: "enabled", shape: &BOOL, required: Need::RequiredByPromptKit, exists: Exists::Both },
+        req("type", &Shape::Str(Str { min_len: 1, python_one_of: PYTHON_VALIDATOR_TYPES, ..text() })),
+        Field { name: "enabled", shape: &BOOL, required: Readers::PROMPTKIT.and(Readers::PYTHON), exists: Readers::ALL },
         spec_only("message", &STRING),
         f("fail_on_violation", &BOOL),
         f("params", &OPEN),
@@ -368,7 +397,7 @@ const PROMPT: Object = Object {
         f("pipeline", &Shape::Object(&PIPELINE)),
         f("parameters", &Shape::Object(&PARAMETERS)),
         f("validators", &Shape::Array { items: &Shape::Object(&VALIDATOR), min_items: 0 }),
-        f("evals", &EVALS),
+        not_python("evals", &EVALS),
         f("tested_models", &Shape::Array { items: &Shape::Object(&TESTED_MODEL), min_items: 0 }),
         f("model_overrides", &Shape::Map { values: &Shape::Object(&MODEL_OVERRIDE), min_entries: 0 }),
         f("media", &Shape::Object(&MEDIA)),
@@ -453,10 +482,10 @@ pub const PACK: Object = Object {
         f("tools", &Shape::Map { values: &Shape::Object(&TOOL), min_entries: 0 }),
         f("metadata", &Shape::Object(&METADATA)),
         f("compilation", &Shape::Object(&COMPILATION)),
-        f("evals", &EVALS),
-        f("workflow", &Shape::Object(&WORKFLOW)),
-        f("agents", &Shape::Object(&AGENTS)),
-        f("skills", &Shape::Array { items: &Shape::Skill, min_items: 0 }),
+        not_python("evals", &EVALS),
+        not_python("workflow", &Shape::Object(&WORKFLOW)),
+        not_python("agents", &Shape::Object(&AGENTS)),
+        not_python("skills", &Shape::Array { items: &Shape::Skill, min_items: 0 }),
         // PromptKit's RFC 0011 compositions; the fork accepts any object of them (their inner shape is
         // PromptKit's own business and not judged here).
         promptkit_only("compositions", &Shape::Map { values: &OPEN, min_entries: 0 }),
@@ -478,11 +507,16 @@ impl Walker<'_, '_> {
     /// A violation; `fork` marks one that only PromptKit's schema fork has, which is reported under
     /// its own rule so the author sees it is PromptKit, not the spec, that refuses.
     fn fail(&mut self, at: At, pointer: &str, rule: &'static str, fork: bool, message: String, fix: String) {
-        if fork {
-            let message = format!("PromptKit refuses to open the pack: its schema fork says {message}");
-            self.out.push(at, pointer, Severity::Error, "PACK-PROMPTKIT-SCHEMA", message, fix);
-        } else {
-            self.out.push(at, pointer, Severity::Error, rule, message, fix);
+        match (fork, self.dialect) {
+            (true, Dialect::PromptKit) => {
+                let message = format!("PromptKit refuses to open the pack: its schema fork says {message}");
+                self.out.push(at, pointer, Severity::Error, "PACK-PROMPTKIT-SCHEMA", message, fix);
+            }
+            (true, Dialect::Python) => {
+                let message = format!("promptpack-python refuses to load the pack: its models say {message}");
+                self.out.push(at, pointer, Severity::Error, "PACK-PYTHON-MODEL", message, fix);
+            }
+            _ => self.out.push(at, pointer, Severity::Error, rule, message, fix),
         }
     }
 
@@ -642,6 +676,17 @@ impl Walker<'_, '_> {
                 format!("use one of {}", rule.one_of.join(", ")),
             );
         }
+        if self.dialect == Dialect::Python && !rule.python_one_of.is_empty() && !rule.python_one_of.contains(&text) {
+            let allowed = rule.python_one_of.join(", ");
+            self.fail(
+                At::Value,
+                pointer,
+                "PACK-ENUM",
+                true,
+                format!("{text:?} is not one of {allowed}"),
+                format!("for promptpack-python, use one of {allowed}"),
+            );
+        }
         if self.dialect == Dialect::PromptKit {
             if !rule.promptkit_one_of.is_empty() && !rule.promptkit_one_of.contains(&text) {
                 let allowed = rule.promptkit_one_of.join(", ");
@@ -668,33 +713,24 @@ impl Walker<'_, '_> {
         let Some(map) = value.as_object() else {
             return self.type_error(pointer, value, &format!("an object ({})", object.what));
         };
-        let promptkit = self.dialect == Dialect::PromptKit;
+        let dialect = self.dialect;
+        let reader = match dialect {
+            Dialect::Spec => "the spec",
+            Dialect::PromptKit => "PromptKit",
+            Dialect::Python => "promptpack-python",
+        };
         for field in object.fields {
-            let present = map.get(field.name);
-            let known = match field.exists {
-                Exists::Both => true,
-                Exists::SpecOnly => !promptkit,
-                Exists::PromptKitOnly => promptkit,
-            };
-            let required = match field.required {
-                Need::Required => true,
-                Need::RequiredByPromptKit => promptkit,
-                Need::Optional => false,
-            };
             let member = child(pointer, field.name);
-            match present {
-                None if required && known => {
-                    let fork = field.required == Need::RequiredByPromptKit;
-                    self.fail(
-                        At::Value,
-                        &member,
-                        "PACK-REQUIRED",
-                        fork,
-                        format!("the {} has no `{}`, which is required", object.what, field.name),
-                        format!("add `{}`", field.name),
-                    );
-                }
-                Some(item) if known => self.shape(field.shape, item, &member),
+            match map.get(field.name) {
+                None if field.required.has(dialect) && field.exists.has(dialect) => self.fail(
+                    At::Value,
+                    &member,
+                    "PACK-REQUIRED",
+                    !field.required.has(Dialect::Spec),
+                    format!("the {} has no `{}`, which is required", object.what, field.name),
+                    format!("add `{}`", field.name),
+                ),
+                Some(item) if field.exists.has(dialect) => self.shape(field.shape, item, &member),
                 _ => {}
             }
         }
@@ -702,21 +738,19 @@ impl Walker<'_, '_> {
             return;
         }
         for key in map.keys() {
-            let field = object.fields.iter().find(|f| f.name == key);
             let member = child(pointer, key);
-            match field.map(|f| f.exists) {
-                Some(Exists::Both) => {}
-                Some(Exists::SpecOnly) if !promptkit => {}
-                Some(Exists::PromptKitOnly) if promptkit => {}
-                Some(Exists::SpecOnly) => self.fail(
+            match object.fields.iter().find(|f| f.name == key).map(|f| f.exists) {
+                Some(exists) if exists.has(dialect) => {}
+                // The spec has it and this reader does not.
+                Some(exists) if exists.has(Dialect::Spec) => self.fail(
                     At::Key,
                     &member,
                     "PACK-UNKNOWN-FIELD",
                     true,
                     format!("a {} has no field `{key}`", object.what),
-                    format!("remove `{key}` for PromptKit (the spec has it; PromptKit's fork does not)"),
+                    format!("remove `{key}` for {reader} (the spec has it; {reader} does not)"),
                 ),
-                Some(Exists::PromptKitOnly) => self.fail(
+                Some(_) => self.fail(
                     At::Key,
                     &member,
                     "PACK-UNKNOWN-FIELD",
@@ -725,7 +759,7 @@ impl Walker<'_, '_> {
                     format!("remove `{key}`, or accept that only PromptKit reads this pack"),
                 ),
                 None => {
-                    let known: Vec<&str> = object.fields.iter().filter(|f| f.exists == Exists::Both).map(|f| f.name).collect();
+                    let known: Vec<&str> = object.fields.iter().filter(|f| f.exists.has(dialect)).map(|f| f.name).collect();
                     let near = nearest(key, &known).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
                     self.fail(
                         At::Key,

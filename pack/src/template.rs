@@ -148,7 +148,7 @@ pub enum Outcome {
     /// Every placeholder was filled in (or, for promptpack-python, left as it is by design).
     Rendered,
     /// PromptKit: a required variable is missing or empty; the prompt was replaced by
-    /// [`PROMPTKIT_FALLBACK`], and the prompt's tools and validators were dropped.
+    /// [`PROMPTKIT_FALLBACK`], and the prompt's tools were dropped (its validators were not: the SDK compiles them apart).
     PromptKitFallback { variable: String },
     /// PromptKit: something was left unresolved, so the raw template, with nothing substituted, is sent.
     PromptKitRaw { unresolved: Vec<String> },

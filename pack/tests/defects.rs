@@ -152,7 +152,11 @@ const DEFECTS: &[Defect] = &[
             "\"type\": \"max_length\", \"enabled\": true, \"message\": \"Too long\",",
         )],
         line_of: "Too long",
-        expect: &[valid(DOC), valid(PY), error(PK, "PACK-PROMPTKIT-SCHEMA", "/prompts/resolve/validators/0/message")],
+        expect: &[
+            valid(DOC),
+            error(PY, "PACK-PYTHON-MODEL", "/prompts/resolve/validators/0/message"),
+            error(PK, "PACK-PROMPTKIT-SCHEMA", "/prompts/resolve/validators/0/message"),
+        ],
     },
     Defect {
         name: "an eval trigger outside the fork's four",
@@ -180,7 +184,6 @@ const DEFECTS: &[Defect] = &[
             valid(DOC),
             error(PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/triage/system_template"),
             warning(PY, "TEMPLATE-FRAGMENT-SYNTAX", "/prompts/triage/system_template"),
-            valid(PY),
         ],
     },
     Defect {
@@ -388,12 +391,19 @@ fn show(diagnostics: &[Diagnostic]) -> String {
 }
 
 #[test]
-fn the_example_pack_is_clean_under_every_profile() {
+fn the_example_pack_is_clean_but_promptpack_python_cannot_load_its_evals_and_workflow() {
     let document = parse("support.pack.json".into(), BASE).unwrap();
-    for profile in PackProfile::ALL {
+    for profile in [DOC, PK] {
         let report = check(&document, profile);
         assert!(report.valid && report.diagnostics.is_empty(), "{profile}: {}", show(&report.diagnostics));
     }
+    // promptpack-python's models predate evals and workflows: its only findings are those three fields.
+    let python = check(&document, PY);
+    let found: Vec<(&str, &str)> = python.diagnostics.iter().map(|d| (d.rule, d.path.as_str())).collect();
+    assert_eq!(
+        found,
+        [("PACK-PYTHON-MODEL", "/prompts/resolve/evals"), ("PACK-PYTHON-MODEL", "/evals"), ("PACK-PYTHON-MODEL", "/workflow")]
+    );
 }
 
 #[test]
@@ -471,6 +481,8 @@ fn every_rule_in_the_catalogue_has_a_defect_that_raises_it() {
     for profile in PackProfile::ALL {
         raised.extend(check(&document, profile).diagnostics.into_iter().map(|d| d.rule));
     }
+    let unknown: Vec<&str> = raised.iter().copied().filter(|r| proctor_pack::rules::find(r).is_none()).collect();
+    assert!(unknown.is_empty(), "rules raised but not in the catalogue: {unknown:?}");
     let never: Vec<&str> = proctor_pack::rules::RULES.iter().map(|r| r.id).filter(|id| !raised.contains(id)).collect();
     assert!(never.is_empty(), "rules no defect raises (add one): {never:?}");
 }

@@ -35,13 +35,14 @@ type Row = (&'static str, bool, bool, bool, &'static [(PackProfile, &'static str
 
 const DOC: PackProfile = PackProfile::Documented;
 const PK: PackProfile = PackProfile::PromptKit;
+const PY: PackProfile = PackProfile::PromptPackPython;
 
 const SPEC_EXAMPLES: &[Row] = &[
     (
         "customer-support",
         false,
         false,
-        false,
+        true,
         &[
             (DOC, "PACK-REF-TOOL", "/prompts/technical/tools/0"),
             (DOC, "TEMPLATE-UNDECLARED", "/prompts/support/system_template"),
@@ -68,12 +69,12 @@ const SPEC_EXAMPLES: &[Row] = &[
         &[(DOC, "PACK-REQUIRED", "/template_engine"), (DOC, "PACK-REF-TOOL", "/prompts/research/tools/1")],
     ),
     // Fragments: valid as written, but PromptKit sends each of these prompts raw.
-    ("customer-support-orchestrated", true, false, true, &[(PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/triage/system_template")]),
+    ("customer-support-orchestrated", true, false, false, &[(PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/triage/system_template")]),
     (
         "document-review-pipeline",
         true,
         false,
-        true,
+        false,
         &[
             (PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/summarizer/system_template"),
             (PK, "PACK-PROMPTKIT-VALIDATOR-TYPE", "/prompts/risk_analyzer/validators/0/type"),
@@ -81,9 +82,10 @@ const SPEC_EXAMPLES: &[Row] = &[
     ),
     ("product-catalog-assistant", true, false, true, &[(PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/product_lookup/system_template")]),
     // Members named as tools are the agents calling each other (examples.md says so), not undefined tools.
-    ("research-crew", true, false, true, &[(PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/researcher/system_template")]),
-    ("skill-enhanced-support", true, true, true, &[]),
-    ("codegen-loop", true, true, true, &[]),
+    ("research-crew", true, false, false, &[(PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/researcher/system_template")]),
+    // promptpack-python's models predate skills and workflows.
+    ("skill-enhanced-support", true, true, false, &[(PY, "PACK-PYTHON-MODEL", "/skills")]),
+    ("codegen-loop", true, true, false, &[(PY, "PACK-PYTHON-MODEL", "/workflow")]),
 ];
 
 fn has(report: &proctor_pack::PackReport, rule: &str, pointer: &str) -> bool {
@@ -116,7 +118,7 @@ fn the_spec_examples_come_out_as_the_research_says() {
 }
 
 #[test]
-fn promptkits_own_example_packs_open_in_promptkit() {
+fn promptkits_own_example_packs_open_in_promptkit_and_seven_do_not_in_promptpack_python() {
     let Some(dir) = mirror("AltairaLabs+PromptKit") else { return skipped("PromptKit is not fetched") };
     let files: Vec<String> = git(&dir, &["ls-tree", "-r", "--name-only", "86d9f367", "sdk/examples"])
         .lines()
@@ -127,9 +129,27 @@ fn promptkits_own_example_packs_open_in_promptkit() {
     // Host-provided variables (PromptKit's variable providers) are undeclared in the pack: the spec
     // (rfcs/0003) calls that an error, PromptKit fills them at run time.
     let undeclared_by_design = ["sdk/examples/variables/assistant.pack.json", "sdk/examples/json-function/research.pack.json"];
+    // promptpack-python's models have no evals or workflow and no `regex` validator: these seven do
+    // not load there, and every other one does.
+    let python_refuses = [
+        ("sdk/examples/eval-hooks/assistant.pack.json", "/evals"),
+        ("sdk/examples/evaluate/evaluate.pack.json", "/evals"),
+        ("sdk/examples/hitl/hitl-workflow.pack.json", "/workflow"),
+        ("sdk/examples/hooks/hooks.pack.json", "/prompts/chat/validators/0/type"),
+        ("sdk/examples/onnx-audio-emotion/caller.pack.json", "/evals"),
+        ("sdk/examples/runtime-config/agent.pack.json", "/evals"),
+        ("sdk/examples/sdk-evals/assistant.pack.json", "/evals"),
+    ];
     for file in &files {
         let text = git(&dir, &["show", &format!("86d9f367:{file}")]);
         let document = parse(PathBuf::from(file), &text).unwrap_or_else(|e| panic!("{e}"));
+        let python = check(&document, PackProfile::PromptPackPython);
+        match python_refuses.iter().find(|(f, _)| f == file) {
+            Some((_, pointer)) => {
+                assert!(has(&python, "PACK-PYTHON-MODEL", pointer), "{file} under promptpack-python: {:?}", python.diagnostics)
+            }
+            None => assert!(python.valid, "{file} under promptpack-python: {:?}", python.diagnostics),
+        }
         let promptkit = check(&document, PK);
         assert!(promptkit.valid, "{file} under PromptKit: {:?}", promptkit.diagnostics);
         let documented = check(&document, DOC);

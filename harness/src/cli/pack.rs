@@ -40,7 +40,7 @@ pub(super) enum PackCommand {
     /// Renders the prompt's template as each implementation does. PromptKit's
     /// silent failures are shown as what they are: a missing required
     /// variable replaces the whole prompt with "You are a helpful AI
-    /// assistant." and drops its tools and validators; an unresolved
+    /// assistant." and drops its tools (its validators still apply); an unresolved
     /// placeholder (a fragment, `{{ spaced }}`) sends the raw template.
     /// Exit 0 when every profile renders the prompt as written, 1 when one
     /// falls back, sends the raw template or refuses, 2 for usage errors.

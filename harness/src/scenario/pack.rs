@@ -5,7 +5,7 @@
 //!
 //! What PromptKit does, and so what happens here (../shared/research/promptpack.md §2–§3): the prompt's
 //! template is rendered with the scenario's `variables` (a missing required one makes PromptKit fall
-//! back to a generic prompt with no tools and no validators; an unresolved placeholder sends the raw
+//! back to a generic prompt with no tools, its validators still guarding; an unresolved placeholder sends the raw
 //! template); the prompt's tools are offered, and a call's arguments are checked against the tool's
 //! `parameters` before it runs; its enabled validators guard the replies; pack evals,
 //! overridden by prompt evals of the same id, run when the RuntimeConfig binds their type; the hooks
