@@ -64,7 +64,12 @@ fn the_example_runtime_config_is_judged_plugin_by_plugin() {
     let text = std::fs::read_to_string(repo_root().join(CONFIG)).unwrap();
     let line = text.lines().position(|l| l.trim() == "content_policy:").unwrap() + 1;
     assert_eq!(plugins[3]["line"], line);
-    assert_eq!(report["notes"], serde_json::json!([]));
+    // the tool's timeout_ms is one PromptKit copies and never reads: said, not silently honoured
+    let notes = report["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].as_str().unwrap().starts_with("spec.tools.sentiment_analysis.exec sets timeout_ms: 5000, which PromptKit never applies")
+    );
 }
 
 #[test]

@@ -67,16 +67,7 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
         command.env_remove = crate::context::UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
         command.env = environment(binding, &args.env);
         command.cwd = Some(config.dir.clone());
-        let plan = Plan {
-            family,
-            roles,
-            profiles,
-            command,
-            cases,
-            fuzz,
-            require: Vec::new(),
-            timeout_ms: binding.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
-        };
+        let plan = Plan { family, roles, profiles, command, cases, fuzz, require: Vec::new(), timeout_ms: timeout_ms(binding, &mut notes) };
         let mut report = judge(plan, !args.no_progress)?;
         report.title = Some(format!("proctor certify {} ({})", binding.label(), path.display()));
         args.judging.apply(&mut report, None)?;
@@ -108,6 +99,25 @@ fn family_and_role(binding: &Binding) -> (Family, &'static str) {
         (Section::Hook, Some(HookKind::Tool)) => (Family::PromptkitExec, "tool-hook"),
         (Section::Hook, Some(HookKind::Session)) => (Family::PromptkitExec, "session-hook"),
         (Section::Hook, _) => (Family::PromptkitExec, "eval-hook"),
+    }
+}
+
+/// How long PromptKit waits for a binding. Evals, hooks and selectors honour `timeout_ms`; an exec
+/// tool's is copied into its ExecConfig and never read: the tool registry's deadline applies, 30 s
+/// unless the host changed it (PromptKit 86d9f367 runtime/tools/registry.go `DefaultToolTimeout`,
+/// sdk/exec_tools.go). Said in the report, because the author wrote a number that does nothing.
+fn timeout_ms(binding: &Binding, notes: &mut Vec<String>) -> u64 {
+    const PROMPTKIT_TOOL_TIMEOUT_MS: u64 = 30_000;
+    match (binding.section, binding.timeout_ms) {
+        (Section::Tool, Some(ms)) if ms != PROMPTKIT_TOOL_TIMEOUT_MS => {
+            notes.push(format!(
+                "{} sets timeout_ms: {ms}, which PromptKit never applies to an exec tool: its registry's 30000 ms does, and so it does here",
+                binding.label()
+            ));
+            PROMPTKIT_TOOL_TIMEOUT_MS
+        }
+        (Section::Tool, _) => PROMPTKIT_TOOL_TIMEOUT_MS,
+        (_, ms) => ms.unwrap_or(DEFAULT_TIMEOUT_MS),
     }
 }
 
