@@ -32,16 +32,18 @@ pub enum RenderError {
     NoSuchPrompt { wanted: String, known: String },
 }
 
+/// Prompt `key` of `pack`, or which prompts there are.
+pub fn prompt<'a>(pack: &'a Value, key: &str) -> Result<&'a Value, RenderError> {
+    let prompts = pack.get("prompts").and_then(Value::as_object);
+    prompts.and_then(|p| p.get(key)).ok_or_else(|| {
+        let known: Vec<&str> = prompts.iter().flat_map(|p| p.keys().map(String::as_str)).collect();
+        RenderError::NoSuchPrompt { wanted: key.to_string(), known: if known.is_empty() { "none".into() } else { known.join(", ") } }
+    })
+}
+
 /// Renders prompt `key` of `pack` under `profile` with the variables a host passes (`--var`: strings).
 pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<String, Value>) -> Result<RenderedPrompt, RenderError> {
-    let prompts = pack.get("prompts").and_then(Value::as_object);
-    let Some(prompt) = prompts.and_then(|p| p.get(key)) else {
-        let known: Vec<&str> = prompts.iter().flat_map(|p| p.keys().map(String::as_str)).collect();
-        return Err(RenderError::NoSuchPrompt {
-            wanted: key.to_string(),
-            known: if known.is_empty() { "none".into() } else { known.join(", ") },
-        });
-    };
+    let prompt = prompt(pack, key)?;
     let declared: Vec<Declared> = prompt
         .get("variables")
         .and_then(Value::as_array)

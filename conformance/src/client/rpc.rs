@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use crate::framing::{Id, parse_envelope, read_line};
+use crate::framing::{Id, read_line};
 use crate::protocol::{Family, Profile, jsonrpc};
 use crate::transport::{Deadlines, ExitOutcome, PluginCommand, PluginProcess, ReadEvent, Shutdown, SpawnError};
 
@@ -113,7 +113,7 @@ impl RpcClient {
                         self.stray.push(bytes);
                         continue;
                     };
-                    match parse_envelope(&message).id {
+                    match Id::of(&message) {
                         Id::Number(n) if n.as_u64() == Some(id) => return RpcOutcome::Reply { message, raw: bytes },
                         Id::Number(n) if n.as_u64().is_some_and(|other| other > id) => {
                             self.early.insert(n.as_u64().unwrap_or_default(), (message, bytes));

@@ -65,6 +65,9 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
     // A workflow starts in its entry state, whose prompt_task is the prompt.
     let entry_task =
         document.value["workflow"]["states"][document.value["workflow"]["entry"].as_str().unwrap_or_default()]["prompt_task"].as_str();
+    if let Some(prompt) = &scenario.prompt {
+        proctor_pack::render::prompt(&document.value, prompt).map_err(|e| e.to_string())?;
+    }
     let prompt = match (&scenario.prompt, entry_task) {
         (Some(prompt), Some(task)) if prompt != task => {
             return Err(format!(
