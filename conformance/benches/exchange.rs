@@ -150,6 +150,52 @@ impl RoundTrips for RawTokio {
     }
 }
 
+/// The floor of a dedicated blocking reader thread per connection: the task
+/// writes the line, a std thread blocked in `read` hands each reply line to
+/// the task over a channel. No proctor code: what the design itself costs.
+struct RawThread {
+    _child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    replies: Option<tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>>,
+    line: Arc<Vec<u8>>,
+}
+
+impl RawThread {
+    fn start(echo: &Path, line: Arc<Vec<u8>>) -> Self {
+        let mut child = Command::new(echo).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn echo plugin");
+        let (stdin, stdout) = (child.stdin.take().expect("stdin"), child.stdout.take().expect("stdout"));
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        std::thread::spawn(move || {
+            let mut stdout = BufReader::new(stdout);
+            loop {
+                let mut reply = Vec::with_capacity(64);
+                if stdout.read_until(b'\n', &mut reply).unwrap_or(0) == 0 || tx.send(reply).is_err() {
+                    return;
+                }
+            }
+        });
+        RawThread { _child: child, stdin: Some(stdin), replies: Some(rx), line }
+    }
+}
+
+impl RoundTrips for RawThread {
+    fn run(&mut self, rt: &Runtime, n: u64) -> Duration {
+        let (mut stdin, mut replies) = (self.stdin.take().expect("stdin"), self.replies.take().expect("replies"));
+        let line = self.line.clone();
+        let (stdin, replies, took) = on_worker(rt, async move {
+            let start = Instant::now();
+            for _ in 0..n {
+                // A pipe write of one short line never blocks while the plugin keeps reading.
+                stdin.write_all(&line).expect("write");
+                replies.recv().await.expect("reply");
+            }
+            (stdin, replies, start.elapsed())
+        });
+        (self.stdin, self.replies) = (Some(stdin), Some(replies));
+        took
+    }
+}
+
 /// proctor's [`RpcClient::call`], on a worker (`in_task`) as proctor's
 /// commands run it, or in `block_on` on the calling thread.
 struct Proctor {
@@ -228,6 +274,7 @@ fn exchange(c: &mut Criterion) {
         .spawn()
         .expect("spawn echo plugin");
     let pipes = (child.stdin.take().expect("stdin"), tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
+    let mut raw_thread = RawThread::start(&echo, line.clone());
     let mut raw_tokio = RawTokio { _child: child, pipes: Some(pipes), line };
     let start = |in_task| Proctor {
         client: Some(RpcClient::start(&command, Deadlines::default(), Family::PicoclawHook, profile).expect("start echo plugin")),
@@ -239,9 +286,10 @@ fn exchange(c: &mut Criterion) {
     let mut g = c.benchmark_group("exchange_serial");
     g.throughput(Throughput::Elements(1));
     {
-        let named: [(&str, &mut dyn RoundTrips); 4] = [
+        let named: [(&str, &mut dyn RoundTrips); 5] = [
             ("raw_std_loop", &mut raw),
             ("raw_tokio_loop", &mut raw_tokio),
+            ("raw_reader_thread_loop", &mut raw_thread),
             ("proctor_rpc_client", &mut proctor),
             ("proctor_rpc_client_block_on", &mut proctor_block_on),
         ];
@@ -252,11 +300,11 @@ fn exchange(c: &mut Criterion) {
     g.finish();
     let ratios = wants_ratios("exchange_serial");
     let medians = if ratios {
-        interleaved(&rt, &mut [&mut raw, &mut raw_tokio, &mut proctor, &mut proctor_block_on], ROUNDS, ROUND_TRIPS)
+        interleaved(&rt, &mut [&mut raw, &mut raw_tokio, &mut raw_thread, &mut proctor, &mut proctor_block_on], ROUNDS, ROUND_TRIPS)
     } else {
-        vec![Duration::ZERO; 4]
+        vec![Duration::ZERO; 5]
     };
-    let [raw_t, tokio_t, proctor_t, block_on_t] = medians[..] else { unreachable!("four contenders") };
+    let [raw_t, tokio_t, thread_t, proctor_t, block_on_t] = medians[..] else { unreachable!("five contenders") };
     if ratios {
         println!(
             "\nRATIO exchange_serial: proctor {proctor_t:.2?} vs raw {raw_t:.2?} per round trip = {:.3}x (target <= 1.10x; interleaved medians, {ROUNDS}x{ROUND_TRIPS})",
@@ -266,6 +314,10 @@ fn exchange(c: &mut Criterion) {
             "RATIO exchange_serial: raw tokio loop {tokio_t:.2?} = {:.3}x raw; proctor = {:.3}x the raw tokio loop",
             ratio(tokio_t, raw_t),
             ratio(proctor_t, tokio_t)
+        );
+        println!(
+            "RATIO exchange_serial: raw reader-thread loop {thread_t:.2?} = {:.3}x raw (the floor of a blocking reader thread per connection)",
+            ratio(thread_t, raw_t)
         );
         println!(
             "RATIO exchange_serial: proctor in block_on {block_on_t:.2?} = {:.3}x raw (the cross-thread wake-up proctor's commands avoid)",

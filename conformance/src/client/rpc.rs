@@ -64,10 +64,11 @@ impl RpcClient {
         let id = self.next_id;
         self.next_id += 1;
         let sent = self.encode_request(id, method, params);
-        if let Err(e) = self.process.write(&sent, timeout).await {
+        let until = Instant::now() + timeout;
+        if let Err(e) = self.process.write_until(&sent, until, timeout).await {
             return (sent, RpcOutcome::WriteFailed(e.to_string()));
         }
-        let outcome = self.await_reply(id, timeout).await;
+        let outcome = self.await_reply(id, until).await;
         (sent, outcome)
     }
 
@@ -100,14 +101,12 @@ impl RpcClient {
         (sent, id, outcome)
     }
 
-    async fn await_reply(&mut self, id: u64, timeout: Duration) -> RpcOutcome {
+    async fn await_reply(&mut self, id: u64, until: Instant) -> RpcOutcome {
         if let Some((message, raw)) = self.early.remove(&id) {
             return RpcOutcome::Reply { message, raw };
         }
-        let until = Instant::now() + timeout;
         loop {
-            let left = until.saturating_duration_since(Instant::now());
-            match self.process.stdout.next_line(left).await {
+            match self.process.stdout.next_line_until(until).await {
                 ReadEvent::Line { bytes, ending } => {
                     let Some(message) = read_line(&bytes, ending).value else {
                         self.stray.push(bytes);

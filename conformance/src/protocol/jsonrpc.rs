@@ -20,22 +20,41 @@ pub fn request(family: Family, profile: Profile, id: u64, method: &str, params: 
 /// hot path, where the envelope's map, its keys and their hashing were a
 /// large share of proctor's own CPU per round trip (BENCHMARKS.md).
 pub fn encode_request(family: Family, profile: Profile, id: u64, method: &str, params: &Value) -> Vec<u8> {
-    let id = id.to_string();
-    let method = wire::encode(&Value::from(method), profile);
-    let params = wire::encode(params, profile);
-    let members: [(&str, &[u8]); 4] = if profile.sorted_keys() {
-        [("id", id.as_bytes()), ("jsonrpc", b"\"2.0\""), ("method", &method), ("params", &params)]
+    enum Member<'a> {
+        Id,
+        Version,
+        Method,
+        Params(&'a Value),
+    }
+    let members = if profile.sorted_keys() {
+        [Member::Id, Member::Version, Member::Method, Member::Params(params)]
     } else if family == Family::PromptkitServer && profile.promptkit_server_id_last() {
-        [("jsonrpc", b"\"2.0\""), ("method", &method), ("params", &params), ("id", id.as_bytes())]
+        [Member::Version, Member::Method, Member::Params(params), Member::Id]
     } else {
-        [("jsonrpc", b"\"2.0\""), ("id", id.as_bytes()), ("method", &method), ("params", &params)]
+        [Member::Version, Member::Id, Member::Method, Member::Params(params)]
     };
-    let mut out = Vec::with_capacity(48 + method.len() + params.len());
-    for (i, (key, value)) in members.into_iter().enumerate() {
-        out.extend_from_slice(if i == 0 { b"{\"" } else { b",\"" });
-        out.extend_from_slice(key.as_bytes());
-        out.extend_from_slice(b"\":");
-        out.extend_from_slice(value);
+    let mut out = Vec::with_capacity(256);
+    for (i, member) in members.into_iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"{" } else { b"," });
+        match member {
+            Member::Id => {
+                out.extend_from_slice(b"\"id\":");
+                out.extend_from_slice(id.to_string().as_bytes());
+            }
+            Member::Version => out.extend_from_slice(b"\"jsonrpc\":\"2.0\""),
+            Member::Method => {
+                out.extend_from_slice(b"\"method\":");
+                wire::encode_into(&mut out, method, profile);
+            }
+            Member::Params(params) => {
+                out.extend_from_slice(b"\"params\":");
+                if profile.sorted_keys() {
+                    wire::encode_into(&mut out, &wire::sort_keys(params), profile);
+                } else {
+                    wire::encode_into(&mut out, params, profile);
+                }
+            }
+        }
     }
     out.extend_from_slice(b"}\n");
     out

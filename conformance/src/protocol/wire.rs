@@ -24,6 +24,19 @@ pub fn encode(value: &Value, profile: Profile) -> Vec<u8> {
     if go { go_escape(&String::from_utf8_lossy(&bytes)).into_bytes() } else { bytes }
 }
 
+/// Appends `value` to `out` exactly as [`encode`] writes it, with no buffer of
+/// its own: a request line is built in one allocation.
+pub fn encode_into<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T, profile: Profile) {
+    let start = out.len();
+    // Serialising a `Value` or a `str` into memory cannot fail.
+    let _ = serde_json::to_writer(&mut *out, value);
+    if profile.go_json_escaping() && out[start..].iter().any(|b| matches!(b, b'<' | b'>' | b'&' | 0xE2)) {
+        let escaped = go_escape(&String::from_utf8_lossy(&out[start..])).into_bytes();
+        out.truncate(start);
+        out.extend_from_slice(&escaped);
+    }
+}
+
 /// Sorts object keys recursively (serde_json's order without `preserve_order`).
 pub fn sort_keys(value: &Value) -> Value {
     match value {

@@ -191,12 +191,18 @@ impl PluginProcess {
 
     /// Writes `bytes` to stdin, giving up after `timeout`.
     pub async fn write(&mut self, bytes: &[u8], timeout: Duration) -> Result<(), WriteError> {
+        self.write_until(bytes, tokio::time::Instant::now() + timeout, timeout).await
+    }
+
+    /// Writes `bytes` to stdin, giving up at `until` (`timeout` is what the
+    /// caller allowed, for the error).
+    pub async fn write_until(&mut self, bytes: &[u8], until: tokio::time::Instant, timeout: Duration) -> Result<(), WriteError> {
         let stdin = self.stdin.as_mut().ok_or(WriteError::AlreadyClosed)?;
         let write = async {
             stdin.write_all(bytes).await?;
             stdin.flush().await
         };
-        match tokio::time::timeout(timeout, write).await {
+        match tokio::time::timeout_at(until, write).await {
             Err(_) => Err(WriteError::Stalled(timeout)),
             Ok(Err(_)) => Err(WriteError::Closed),
             Ok(Ok(())) => Ok(()),

@@ -132,7 +132,12 @@ impl<R: AsyncRead + Unpin> StdoutReader<R> {
 
     /// Reads the next line, waiting at most `timeout`.
     pub async fn next_line(&mut self, timeout: Duration) -> ReadEvent {
-        let until = Instant::now() + timeout;
+        self.next_line_until(Instant::now() + timeout).await
+    }
+
+    /// Reads the next line, waiting until `until` (one deadline for a whole
+    /// exchange: the clock is read once per call, not once per step).
+    pub async fn next_line_until(&mut self, until: Instant) -> ReadEvent {
         loop {
             if let Some(pos) = self.pending[self.scanned..].iter().position(|&b| b == b'\n').map(|p| p + self.scanned) {
                 self.scanned = 0;
