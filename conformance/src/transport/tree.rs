@@ -56,26 +56,92 @@ impl Proc {
     }
 }
 
-/// Every live (not zombie) process on the machine.
-fn table() -> Vec<Proc> {
-    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
-    dir.flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parens.
-            let rest = &stat[stat.rfind(')')? + 2..];
-            let mut fields = rest.split_whitespace();
-            let state = fields.next()?;
-            if state == "Z" || state == "X" {
-                return None;
-            }
-            let (ppid, pgid, sid) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
-            let raw = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let cmdline = String::from_utf8_lossy(&raw).split('\0').filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
-            Some(Proc { pid, ppid, pgid, sid, cmdline })
-        })
-        .collect()
+/// Every live (not zombie) process in the trees under `roots`, read from the
+/// kernel's per-thread `children` lists, or every process on the machine
+/// where the kernel has no such list. Both views hold whole subtrees, which
+/// is all [`descendants`] needs; the first costs the size of proctor's own
+/// tree instead of the machine's at every plugin's shutdown.
+fn table(roots: &[i32]) -> Vec<Proc> {
+    match subtree_pids(roots) {
+        Some(pids) => procs(pids.into_iter()),
+        None => {
+            let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+            procs(dir.flatten().filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok()))
+        }
+    }
+}
+
+/// Whether this kernel lists a thread's children (`CONFIG_PROC_CHILDREN`).
+fn kernel_lists_children() -> bool {
+    static LISTS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LISTS.get_or_init(|| std::path::Path::new("/proc/thread-self/children").exists())
+}
+
+/// `roots` and every process under them, or `None` when the kernel cannot say.
+/// A child is listed under the thread that forked it (or adopted it), so every
+/// thread's list is read. A root that is gone has no list: nothing under it.
+fn subtree_pids(roots: &[i32]) -> Option<Vec<i32>> {
+    if !kernel_lists_children() {
+        return None;
+    }
+    let mut seen: Vec<i32> = Vec::new();
+    let mut frontier: Vec<i32> = roots.to_vec();
+    while let Some(pid) = frontier.pop() {
+        if seen.contains(&pid) {
+            continue;
+        }
+        seen.push(pid);
+        let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
+        for thread in threads.flatten() {
+            let list = std::fs::read_to_string(thread.path().join("children")).unwrap_or_default();
+            frontier.extend(list.split_whitespace().filter_map(|c| c.parse::<i32>().ok()));
+        }
+    }
+    Some(seen)
+}
+
+/// The processes `pids` as their `stat` files describe them, zombies left out.
+fn procs(pids: impl Iterator<Item = i32>) -> Vec<Proc> {
+    pids.filter_map(|pid| {
+        let stat = read_stat(pid)?;
+        // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parens.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let mut fields = rest.split_whitespace();
+        let state = fields.next()?;
+        if state == "Z" || state == "X" {
+            return None;
+        }
+        let (ppid, pgid, sid) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
+        Some(Proc { pid, ppid, pgid, sid, cmdline: String::new() })
+    })
+    .collect()
+}
+
+/// `/proc/PID/stat` in one `read` where it fits (it almost always does): the
+/// scan reads one per process on the machine at every plugin's shutdown, and
+/// `read_to_string`'s growing probe reads took five system calls for each.
+fn read_stat(pid: i32) -> Option<String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(format!("/proc/{pid}/stat")).ok()?;
+    let mut buf = [0u8; 1024];
+    let n = file.read(&mut buf).ok()?;
+    if n < buf.len() {
+        return String::from_utf8(buf[..n].to_vec()).ok();
+    }
+    let mut rest = String::from_utf8(buf.to_vec()).ok()?;
+    file.read_to_string(&mut rest).ok()?;
+    Some(rest)
+}
+
+/// `procs` with their command lines, read only for the processes reported: the
+/// scan runs at every plugin's shutdown, and one file per process is enough to
+/// find them (it was a one-shot invocation's largest cost).
+fn with_cmdlines(mut procs: Vec<Proc>) -> Vec<Proc> {
+    for p in &mut procs {
+        let raw = std::fs::read(format!("/proc/{}/cmdline", p.pid)).unwrap_or_default();
+        p.cmdline = String::from_utf8_lossy(&raw).split('\0').filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+    }
+    procs
 }
 
 /// The processes descended from `root` (not `root` itself).
@@ -100,10 +166,10 @@ pub fn escaped(leader: i32) -> Vec<Proc> {
     // Under the spawn gate: every child proctor spawned is registered by now.
     let _gate = super::reaper::gate();
     let plugins = super::reaper::live();
-    let table = table();
+    let me = getpid().as_raw_nonzero().get();
+    let table = table(&[leader, me]);
     let mut out: Vec<Proc> = descendants(&table, leader).into_iter().filter(|p| p.pgid != leader).collect();
     if SUBREAPER.load(Ordering::SeqCst) {
-        let me = getpid().as_raw_nonzero().get();
         // An orphan still in a running plugin's group is that plugin's to end
         // (its group is signalled at its own shutdown), so it is left alone.
         for orphan in table.iter().filter(|p| p.ppid == me && p.pid != leader && !plugins.contains(&p.pid) && !plugins.contains(&p.pgid)) {
@@ -114,12 +180,13 @@ pub fn escaped(leader: i32) -> Vec<Proc> {
             }
         }
     }
-    out
+    with_cmdlines(out)
 }
 
 /// Every live descendant of proctor: what an interrupted proctor must end.
 pub fn all_descendants() -> Vec<Proc> {
-    descendants(&table(), getpid().as_raw_nonzero().get())
+    let me = getpid().as_raw_nonzero().get();
+    with_cmdlines(descendants(&table(&[me]), me))
 }
 
 /// SIGKILLs `procs` and reaps the ones that are proctor's own children (the
