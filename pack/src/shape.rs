@@ -504,6 +504,22 @@ struct Walker<'a, 'd> {
 }
 
 impl Walker<'_, '_> {
+    /// A value outside the closed list one implementation accepts (`allowed` empty: it accepts the spec's).
+    fn implementation_enum(&mut self, pointer: &str, text: &str, allowed: &[&str], implementation: &str) {
+        if allowed.is_empty() || allowed.contains(&text) {
+            return;
+        }
+        let allowed = allowed.join(", ");
+        self.fail(
+            At::Value,
+            pointer,
+            "PACK-ENUM",
+            true,
+            format!("{text:?} is not one of {allowed}"),
+            format!("for {implementation}, use one of {allowed}"),
+        );
+    }
+
     /// A violation; `fork` marks one that only PromptKit's schema fork has, which is reported under
     /// its own rule so the author sees it is PromptKit, not the spec, that refuses.
     fn fail(&mut self, at: At, pointer: &str, rule: &'static str, fork: bool, message: String, fix: String) {
@@ -676,29 +692,11 @@ impl Walker<'_, '_> {
                 format!("use one of {}", rule.one_of.join(", ")),
             );
         }
-        if self.dialect == Dialect::Python && !rule.python_one_of.is_empty() && !rule.python_one_of.contains(&text) {
-            let allowed = rule.python_one_of.join(", ");
-            self.fail(
-                At::Value,
-                pointer,
-                "PACK-ENUM",
-                true,
-                format!("{text:?} is not one of {allowed}"),
-                format!("for promptpack-python, use one of {allowed}"),
-            );
+        if self.dialect == Dialect::Python {
+            self.implementation_enum(pointer, text, rule.python_one_of, "promptpack-python");
         }
         if self.dialect == Dialect::PromptKit {
-            if !rule.promptkit_one_of.is_empty() && !rule.promptkit_one_of.contains(&text) {
-                let allowed = rule.promptkit_one_of.join(", ");
-                self.fail(
-                    At::Value,
-                    pointer,
-                    "PACK-ENUM",
-                    true,
-                    format!("{text:?} is not one of {allowed}"),
-                    format!("for PromptKit, use one of {allowed}"),
-                );
-            }
+            self.implementation_enum(pointer, text, rule.promptkit_one_of, "PromptKit");
             if let Some(format) = rule.promptkit_format
                 && !format.accepts(text)
             {
