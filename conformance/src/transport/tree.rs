@@ -80,6 +80,11 @@ fn kernel_lists_children() -> bool {
 /// `roots` and every process under them, or `None` when the kernel cannot say.
 /// A child is listed under the thread that forked it (or adopted it), so every
 /// thread's list is read. A root that is gone has no list: nothing under it.
+/// The kernel calls the lists exact only for stopped children: one that forks
+/// or is re-parented during the read may be missed, as it may be by a read of
+/// the whole table. That is why shutdown reads the tree again once the leader
+/// has ended (and also before killing one that would not end), and why an
+/// interrupted proctor reads it once more before it exits.
 fn subtree_pids(roots: &[i32]) -> Option<Vec<i32>> {
     if !kernel_lists_children() {
         return None;
