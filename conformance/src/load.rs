@@ -29,7 +29,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::client::one_shot;
-use crate::framing::{Id, ReplyBody, parse_envelope, read_document, read_line};
+use crate::framing::{Id, ReplyBody, read_document, read_line};
 use crate::protocol::{Family, Profile, Role, jsonrpc, picoclaw_hook, promptkit_exec, promptkit_server, runok_extension, wire};
 use crate::transport::{Deadlines, PluginCommand, PluginProcess, ReadEvent, SpawnError};
 
@@ -260,10 +260,9 @@ async fn pipelined(opts: &LoadOptions, profile: Profile, tally: &mut Tally) -> R
         match p.stdout.next_line(opts.deadlines.request).await {
             ReadEvent::Line { bytes, ending } => {
                 let now = Instant::now();
-                let message = read_line(&bytes, ending).value;
-                let envelope = message.as_ref().map(parse_envelope);
-                let id = envelope.as_ref().and_then(|e| if let Id::Number(n) = &e.id { n.as_u64() } else { None });
-                match (id.and_then(|id| in_flight.remove(&id)), envelope.map(|e| e.body)) {
+                let mut message = read_line(&bytes, ending).value;
+                let id = message.as_ref().and_then(|m| Id::of(m).as_u64());
+                match (id.and_then(|id| in_flight.remove(&id)), message.as_mut().map(ReplyBody::take)) {
                     (Some(t), body) => tally.reply(body, now - t),
                     // A line for no request: count it, without losing a request.
                     (None, _) => {
@@ -367,7 +366,7 @@ async fn server_worker(
             continue;
         }
         match p.stdout.next_line(opts.deadlines.request).await {
-            ReadEvent::Line { bytes, ending } => t.reply(read_line(&bytes, ending).value.map(|m| parse_envelope(&m).body), start.elapsed()),
+            ReadEvent::Line { bytes, ending } => t.reply(read_line(&bytes, ending).value.as_mut().map(ReplyBody::take), start.elapsed()),
             ReadEvent::TooLong { .. } => t.errors.bad_replies += 1,
             ReadEvent::Timeout { .. } => {
                 t.errors.timeouts += 1;
@@ -402,8 +401,8 @@ async fn oneshot_worker(opts: &LoadOptions, profile: Profile, next: &AtomicUsize
             Ok(reply) => {
                 spawned += 1;
                 let took = start.elapsed();
-                let doc = read_document(&reply.collected.bytes);
-                let body = doc.value.as_ref().map(|v| parse_envelope(v).body);
+                let mut doc = read_document(&reply.collected.bytes);
+                let body = doc.value.as_mut().map(ReplyBody::take);
                 let good = match (&body, opts.family) {
                     (Some(b), Family::RunokExtension) => matches!(b, ReplyBody::Result(_) | ReplyBody::Error(_)),
                     (Some(_), _) => doc.is_clean(),
