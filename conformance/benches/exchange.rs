@@ -124,18 +124,63 @@ impl RoundTrips for RawStd {
 
 type TokioPipes = (tokio::process::ChildStdin, tokio::io::BufReader<tokio::process::ChildStdout>);
 
-/// The asynchronous floor: the same loop over tokio's pipes, no proctor code;
-/// with `deadline`, each read under a `tokio::time::timeout`, as any client
-/// that must survive a hung plugin reads (proctor's floor).
+/// How the raw tokio loop bounds each read.
+#[derive(Clone, Copy)]
+enum Bound {
+    /// Not at all.
+    None,
+    /// `tokio::time::timeout`, as any client that must survive a hung plugin
+    /// reads (proctor's floor): a pending timer gives every `epoll_wait` a
+    /// timeout, which the kernel serves with a high-resolution timer.
+    Timer,
+    /// A deadline kept by a watchdog thread that ticks every 10 ms and wakes a
+    /// `Notify` when it passes: no tokio timer, coarser deadlines. Measures
+    /// what that design would win back.
+    Watchdog,
+}
+
+/// A deadline in nanoseconds since the bench's epoch, watched by a thread.
+struct Watchdog {
+    epoch: Instant,
+    deadline_ns: std::sync::atomic::AtomicU64,
+    fired: tokio::sync::Notify,
+}
+
+impl Watchdog {
+    fn start() -> Arc<Self> {
+        let w = Arc::new(Watchdog { epoch: Instant::now(), deadline_ns: u64::MAX.into(), fired: tokio::sync::Notify::new() });
+        let watched = Arc::downgrade(&w);
+        std::thread::spawn(move || {
+            while let Some(w) = watched.upgrade() {
+                let now = w.epoch.elapsed().as_nanos() as u64;
+                if now >= w.deadline_ns.load(std::sync::atomic::Ordering::Relaxed) {
+                    w.fired.notify_waiters();
+                }
+                drop(w);
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        w
+    }
+
+    fn arm(&self, within: Duration) {
+        let at = (self.epoch.elapsed() + within).as_nanos() as u64;
+        self.deadline_ns.store(at, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The asynchronous floor: the same loop over tokio's pipes, no proctor code,
+/// each read bounded as `bound` says.
 struct RawTokio {
     _child: tokio::process::Child,
     pipes: Option<TokioPipes>,
     line: Arc<Vec<u8>>,
-    deadline: bool,
+    bound: Bound,
+    watchdog: Arc<Watchdog>,
 }
 
 impl RawTokio {
-    fn start(echo: &Path, line: Arc<Vec<u8>>, deadline: bool) -> Self {
+    fn start(echo: &Path, line: Arc<Vec<u8>>, bound: Bound) -> Self {
         let mut child = tokio::process::Command::new(echo)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -143,7 +188,7 @@ impl RawTokio {
             .spawn()
             .expect("spawn echo plugin");
         let pipes = (child.stdin.take().expect("stdin"), tokio::io::BufReader::new(child.stdout.take().expect("stdout")));
-        RawTokio { _child: child, pipes: Some(pipes), line, deadline }
+        RawTokio { _child: child, pipes: Some(pipes), line, bound, watchdog: Watchdog::start() }
     }
 }
 
@@ -151,7 +196,7 @@ impl RoundTrips for RawTokio {
     fn run(&mut self, rt: &Runtime, n: u64) -> Duration {
         use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
         let (mut stdin, mut stdout) = self.pipes.take().expect("pipes");
-        let (line, deadline) = (self.line.clone(), self.deadline);
+        let (line, bound, watchdog) = (self.line.clone(), self.bound, self.watchdog.clone());
         let (pipes, took) = on_worker(rt, async move {
             let mut reply = Vec::with_capacity(256);
             let start = Instant::now();
@@ -159,10 +204,21 @@ impl RoundTrips for RawTokio {
                 stdin.write_all(&line).await.expect("write");
                 stdin.flush().await.expect("flush");
                 reply.clear();
-                if deadline {
-                    tokio::time::timeout(TIMEOUT, stdout.read_until(b'\n', &mut reply)).await.expect("in time").expect("read");
-                } else {
-                    stdout.read_until(b'\n', &mut reply).await.expect("read");
+                match bound {
+                    Bound::None => {
+                        stdout.read_until(b'\n', &mut reply).await.expect("read");
+                    }
+                    Bound::Timer => {
+                        tokio::time::timeout(TIMEOUT, stdout.read_until(b'\n', &mut reply)).await.expect("in time").expect("read");
+                    }
+                    Bound::Watchdog => {
+                        watchdog.arm(TIMEOUT);
+                        tokio::select! {
+                            biased;
+                            read = stdout.read_until(b'\n', &mut reply) => { read.expect("read"); }
+                            _ = watchdog.fired.notified() => panic!("deadline passed"),
+                        }
+                    }
                 }
             }
             ((stdin, stdout), start.elapsed())
@@ -290,8 +346,9 @@ fn exchange(c: &mut Criterion) {
     let (stdin, stdout) = (child.stdin.take().expect("stdin"), BufReader::new(child.stdout.take().expect("stdout")));
     let mut raw = RawStd { _child: child, stdin, stdout, line: line.clone(), reply: Vec::with_capacity(256) };
     let mut raw_thread = RawThread::start(&echo, line.clone());
-    let mut raw_tokio = RawTokio::start(&echo, line.clone(), false);
-    let mut raw_tokio_deadline = RawTokio::start(&echo, line, true);
+    let mut raw_tokio = RawTokio::start(&echo, line.clone(), Bound::None);
+    let mut raw_tokio_deadline = RawTokio::start(&echo, line.clone(), Bound::Timer);
+    let mut raw_tokio_watchdog = RawTokio::start(&echo, line, Bound::Watchdog);
     let start = |in_task| Proctor {
         client: Some(RpcClient::start(&command, Deadlines::default(), Family::PicoclawHook, profile).expect("start echo plugin")),
         params: params.clone(),
@@ -302,10 +359,11 @@ fn exchange(c: &mut Criterion) {
     let mut g = c.benchmark_group("exchange_serial");
     g.throughput(Throughput::Elements(1));
     {
-        let named: [(&str, &mut dyn RoundTrips); 6] = [
+        let named: [(&str, &mut dyn RoundTrips); 7] = [
             ("raw_std_loop", &mut raw),
             ("raw_tokio_loop", &mut raw_tokio),
             ("raw_tokio_loop_with_deadline", &mut raw_tokio_deadline),
+            ("raw_tokio_loop_with_watchdog", &mut raw_tokio_watchdog),
             ("raw_reader_thread_loop", &mut raw_thread),
             ("proctor_rpc_client", &mut proctor),
             ("proctor_rpc_client_block_on", &mut proctor_block_on),
@@ -317,13 +375,20 @@ fn exchange(c: &mut Criterion) {
     g.finish();
     let ratios = wants_ratios("exchange_serial");
     let medians = if ratios {
-        let mut contenders: [&mut dyn RoundTrips; 6] =
-            [&mut raw, &mut raw_tokio, &mut raw_tokio_deadline, &mut raw_thread, &mut proctor, &mut proctor_block_on];
+        let mut contenders: [&mut dyn RoundTrips; 7] = [
+            &mut raw,
+            &mut raw_tokio,
+            &mut raw_tokio_deadline,
+            &mut raw_tokio_watchdog,
+            &mut raw_thread,
+            &mut proctor,
+            &mut proctor_block_on,
+        ];
         interleaved(&rt, &mut contenders, ROUNDS, ROUND_TRIPS)
     } else {
-        vec![Duration::ZERO; 6]
+        vec![Duration::ZERO; 7]
     };
-    let [raw_t, tokio_t, deadline_t, thread_t, proctor_t, block_on_t] = medians[..] else { unreachable!("six contenders") };
+    let [raw_t, tokio_t, deadline_t, watchdog_t, thread_t, proctor_t, block_on_t] = medians[..] else { unreachable!("seven contenders") };
     if ratios {
         println!(
             "\nRATIO exchange_serial: proctor {proctor_t:.2?} vs raw {raw_t:.2?} per round trip = {:.3}x (target <= 1.50x; interleaved medians, {ROUNDS}x{ROUND_TRIPS})",
@@ -338,6 +403,10 @@ fn exchange(c: &mut Criterion) {
             "RATIO exchange_serial: raw tokio loop with a deadline {deadline_t:.2?} = {:.3}x raw (proctor's floor); proctor = {:.3}x that floor",
             ratio(deadline_t, raw_t),
             ratio(proctor_t, deadline_t)
+        );
+        println!(
+            "RATIO exchange_serial: raw tokio loop with a watchdog deadline {watchdog_t:.2?} = {:.3}x raw (no tokio timer, 10 ms precision)",
+            ratio(watchdog_t, raw_t)
         );
         println!(
             "RATIO exchange_serial: raw reader-thread loop {thread_t:.2?} = {:.3}x raw (the floor of a blocking reader thread per connection)",
