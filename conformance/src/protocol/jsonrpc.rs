@@ -44,15 +44,11 @@ pub fn encode_request(family: Family, profile: Profile, id: u64, method: &str, p
             Member::Version => out.extend_from_slice(b"\"jsonrpc\":\"2.0\""),
             Member::Method => {
                 out.extend_from_slice(b"\"method\":");
-                wire::encode_into(&mut out, method, profile);
+                wire::append(&mut out, method, profile);
             }
             Member::Params(params) => {
                 out.extend_from_slice(b"\"params\":");
-                if profile.sorted_keys() {
-                    wire::encode_into(&mut out, &wire::sort_keys(params), profile);
-                } else {
-                    wire::encode_into(&mut out, params, profile);
-                }
+                wire::encode_into(&mut out, params, profile);
             }
         }
     }

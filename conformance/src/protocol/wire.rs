@@ -11,26 +11,30 @@ use super::Profile;
 /// clone of the value unless keys are sorted, no second pass of the text
 /// unless it holds a character Go escapes.
 pub fn encode(value: &Value, profile: Profile) -> Vec<u8> {
-    // `to_vec`, not `to_string`: Display goes through the formatting
-    // machinery, a measurable share of a serial round trip's own CPU.
-    let bytes = match profile.sorted_keys() {
-        true => serde_json::to_vec(&sort_keys(value)),
-        false => serde_json::to_vec(value),
-    };
-    // Serialising a `Value` into memory cannot fail (its keys are strings).
-    let bytes = bytes.unwrap_or_default();
-    let go = profile.go_json_escaping() && bytes.iter().any(|b| matches!(b, b'<' | b'>' | b'&' | 0xE2));
-    // serde_json writes UTF-8, so the lossy view borrows and replaces nothing.
-    if go { go_escape(&String::from_utf8_lossy(&bytes)).into_bytes() } else { bytes }
+    let mut out = Vec::new();
+    encode_into(&mut out, value, profile);
+    out
 }
 
 /// Appends `value` to `out` exactly as [`encode`] writes it, with no buffer of
 /// its own: a request line is built in one allocation.
-pub fn encode_into<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T, profile: Profile) {
+pub fn encode_into(out: &mut Vec<u8>, value: &Value, profile: Profile) {
+    if profile.sorted_keys() {
+        append(out, &sort_keys(value), profile);
+    } else {
+        append(out, value, profile);
+    }
+}
+
+/// Appends `value` as serde_json writes it, with Go's escaping where the
+/// profile's runtime is Go. `to_writer`, not Display: the formatting machinery
+/// was a measurable share of a serial round trip's own CPU.
+pub(crate) fn append<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T, profile: Profile) {
     let start = out.len();
-    // Serialising a `Value` or a `str` into memory cannot fail.
+    // Serialising a `Value` or a `str` into memory cannot fail (keys are strings).
     let _ = serde_json::to_writer(&mut *out, value);
     if profile.go_json_escaping() && out[start..].iter().any(|b| matches!(b, b'<' | b'>' | b'&' | 0xE2)) {
+        // serde_json writes UTF-8, so the lossy view borrows and replaces nothing.
         let escaped = go_escape(&String::from_utf8_lossy(&out[start..])).into_bytes();
         out.truncate(start);
         out.extend_from_slice(&escaped);
