@@ -17,7 +17,6 @@ use super::model::{PluginConfig, Process, Scenario};
 const HOOKS: &[&str] = &["provider", "tool", "session", "eval"];
 const PICOCLAW_STAGES: &[&str] = &["before_llm", "after_llm", "before_tool", "after_tool", "approve_tool"];
 const TOOL_RUNTIMES: &[&str] = &["exec", "server"];
-const EVAL_TRIGGERS: &[&str] = &["every_turn", "on_session_complete", "sample_turns", "sample_sessions"];
 
 /// Checks every closed-vocabulary value of `s` (whose source is `text`).
 pub(super) fn validate(s: &Scenario, text: &str, path: &Path) -> Result<(), LoadError> {
@@ -91,7 +90,9 @@ pub(super) fn validate(s: &Scenario, text: &str, path: &Path) -> Result<(), Load
                     one_of("runtime", r, "a PromptKit tool runtime", TOOL_RUNTIMES)?;
                 }
             }
-            PluginConfig::PromptkitEval(e) => one_of("trigger", &e.trigger, "an eval trigger", EVAL_TRIGGERS)?,
+            PluginConfig::PromptkitEval(e) => {
+                one_of("trigger", &e.trigger, "an eval trigger", proctor_pack::shape::EVAL_TRIGGERS_PROMPTKIT)?
+            }
             PluginConfig::PicoclawHook(h) => {
                 for stage in &h.intercept {
                     one_of("intercept", stage, "a PicoClaw interceptor stage", PICOCLAW_STAGES)?;

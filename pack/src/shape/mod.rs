@@ -13,7 +13,7 @@ use regex::Regex;
 mod schema;
 mod walk;
 
-pub use schema::{EVAL_TRIGGERS_PROMPTKIT, IDENTIFIER, PACK, PARAMETERS, SEMVER};
+pub use schema::{EVAL_TRIGGERS_PROMPTKIT, PACK};
 pub use walk::walk;
 
 /// Which schema a walk follows.
@@ -190,8 +190,8 @@ mod tests {
         assert!(!TextFormat::DateTime.accepts("2026-11-25 10:00"));
         assert!(TextFormat::Date.accepts("2026-02-28"));
         assert!(!TextFormat::Date.accepts("28/02/2026"));
-        assert!(matches(SEMVER.regex, "v1.2.3-rc.1+build.5"));
-        assert!(!matches(SEMVER.regex, "1.2"));
+        assert!(matches(schema::SEMVER.regex, "v1.2.3-rc.1+build.5"));
+        assert!(!matches(schema::SEMVER.regex, "1.2"));
         assert_eq!(nearest("sytem_template", &["system_template", "tools"]), Some("system_template"));
         assert_eq!(nearest("zzz", &["system_template"]), None);
     }

@@ -35,15 +35,14 @@ const POSITIVE_INT: Shape = Shape::Int { min: Some(1) };
 const STRINGS: Shape = Shape::Array { items: &STRING, min_items: 0 };
 const OPEN: Shape = Shape::Object(&Object { what: "object", fields: &[], closed: false });
 
-pub const SEMVER: Pattern = Pattern {
+pub(super) const SEMVER: Pattern = Pattern {
     regex: r"^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$",
     meaning: "a semantic version such as 1.0.0 (an optional leading v)",
 };
 const PACK_ID: Pattern = Pattern { regex: r"^[a-z][a-z0-9-]*$", meaning: "lowercase letters, digits and '-', starting with a letter" };
 const PROMPT_ID: Pattern =
     Pattern { regex: r"^[a-z][a-z0-9_-]*$", meaning: "lowercase letters, digits, '_' and '-', starting with a letter" };
-pub const IDENTIFIER: Pattern =
-    Pattern { regex: r"^[a-zA-Z_][a-zA-Z0-9_]*$", meaning: "letters, digits and '_', not starting with a digit" };
+const IDENTIFIER: Pattern = Pattern { regex: r"^[a-zA-Z_][a-zA-Z0-9_]*$", meaning: "letters, digits and '_', not starting with a digit" };
 const METRIC_NAME: Pattern =
     Pattern { regex: r"^[a-zA-Z_:][a-zA-Z0-9_:]*$", meaning: "a Prometheus metric name (letters, digits, '_' and ':')" };
 const LANGUAGE: Pattern = Pattern { regex: r"^[a-z]{2}$", meaning: "a two-letter lowercase language code such as en" };
@@ -160,7 +159,7 @@ const PIPELINE: Object = Object {
     closed: true,
     fields: &[req("stages", &STRINGS), f("middleware", &Shape::Array { items: &Shape::Object(&MIDDLEWARE), min_items: 0 })],
 };
-pub const PARAMETERS: Object = Object {
+const PARAMETERS: Object = Object {
     what: "parameters",
     closed: true,
     fields: &[
