@@ -1,5 +1,7 @@
 //! JSON-RPC 2.0 requests and notifications as each runtime writes them.
 
+use std::io::Write;
+
 use serde_json::{Value, json};
 
 use super::{Family, Profile, wire};
@@ -39,7 +41,8 @@ pub fn encode_request(family: Family, profile: Profile, id: u64, method: &str, p
         match member {
             Member::Id => {
                 out.extend_from_slice(b"\"id\":");
-                out.extend_from_slice(id.to_string().as_bytes());
+                // Into the line itself: writing to a Vec cannot fail.
+                let _ = write!(out, "{id}");
             }
             Member::Version => out.extend_from_slice(b"\"jsonrpc\":\"2.0\""),
             Member::Method => {

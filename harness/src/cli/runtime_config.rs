@@ -108,17 +108,16 @@ fn family_and_role(binding: &Binding) -> (Family, &'static str) {
 /// sdk/exec_tools.go). Said in the report, because the author wrote a number that does nothing.
 fn timeout_ms(binding: &Binding, notes: &mut Vec<String>) -> u64 {
     const PROMPTKIT_TOOL_TIMEOUT_MS: u64 = 30_000;
-    match (binding.section, binding.timeout_ms) {
-        (Section::Tool, Some(ms)) if ms != PROMPTKIT_TOOL_TIMEOUT_MS => {
-            notes.push(format!(
-                "{} sets timeout_ms: {ms}, which PromptKit never applies to an exec tool: its registry's 30000 ms does, and so it does here",
-                binding.label()
-            ));
-            PROMPTKIT_TOOL_TIMEOUT_MS
-        }
-        (Section::Tool, _) => PROMPTKIT_TOOL_TIMEOUT_MS,
-        (_, ms) => ms.unwrap_or(DEFAULT_TIMEOUT_MS),
+    if binding.section != Section::Tool {
+        return binding.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
     }
+    if let Some(ms) = binding.timeout_ms.filter(|&ms| ms != PROMPTKIT_TOOL_TIMEOUT_MS) {
+        notes.push(format!(
+            "{} sets timeout_ms: {ms}, which PromptKit never applies to an exec tool: its registry's 30000 ms does, and so it does here",
+            binding.label()
+        ));
+    }
+    PROMPTKIT_TOOL_TIMEOUT_MS
 }
 
 /// The binding's `env:` names with their values: `--env` first, then proctor's own environment
