@@ -127,7 +127,16 @@ fn text_output_escapes_terminal_controls_from_plugins() {
 fn mock_plugin_lists_its_faults() {
     let (code, out, _) = run(&["mock-plugin", "--protocol", "runok-extension", "--list-faults"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("no-flush") && out.contains("grandchild"));
+    assert!(out.contains("grandchild"), "{out}");
+    // Only what changes something for the family (and role): no-flush is a
+    // line-protocol fault, meaningless for a one-shot runok extension.
+    assert!(!out.contains("no-flush"), "{out}");
+    let (code, out, _) = run(&["mock-plugin", "--protocol", "promptkit-exec", "--role", "eval", "--list-faults"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("score-string") && !out.contains("tool-empty") && !out.contains("no-hello"), "{out}");
+    let (code, out, _) = run(&["mock-plugin", "--list-faults"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("no-flush") && out.contains("no-hello") && out.contains("score-string"), "{out}");
     let (code, _, err) = run(&["mock-plugin", "--protocol", "runok-extension", "--fault", "nope"]);
     assert_eq!(code, 2);
     assert!(err.contains("no-flush"), "lists valid faults: {err}");

@@ -11,8 +11,7 @@ use crate::scenario::{Process, load};
 
 pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
     if args.list_faults {
-        let list: String = Fault::ALL.iter().map(|f| format!("{:<24} {:?}\n", f.name(), f.kind())).collect();
-        crate::output::emit(&list);
+        crate::output::emit(&list_faults(&args)?);
         return Ok(ExitCode::SUCCESS);
     }
     let config = match (&args.scenario, &args.plugin) {
@@ -25,6 +24,24 @@ pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
         None => proctor_mocks::plugin::run(&config),
     };
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+}
+
+/// Every fault with its kind; with `--protocol` (and `--role`), only the
+/// faults that change something there, so a harness that sweeps the faults
+/// (interop/fidelity.py) never runs a pair that cannot fail.
+fn list_faults(args: &MockPluginArgs) -> Result<String, UsageError> {
+    let roles = match (args.protocol, &args.role) {
+        (Some(family), Some(r)) => Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?,
+        (Some(family), None) => family.roles().to_vec(),
+        (None, Some(_)) => return Err(UsageError("--role needs --protocol".into())),
+        (None, None) => Vec::new(),
+    };
+    let applies = |f: Fault| match args.protocol {
+        None => true,
+        Some(family) if roles.is_empty() => f.applies_to_family(family),
+        Some(family) => roles.iter().any(|&r| f.applies_to(family, r)),
+    };
+    Ok(Fault::ALL.iter().filter(|&&f| applies(f)).map(|f| format!("{:<24} {:?}\n", f.name(), f.kind())).collect())
 }
 
 fn parse_faults(names: &[String]) -> Result<Vec<Fault>, UsageError> {

@@ -324,7 +324,7 @@ struct MockPluginArgs {
     /// Record every byte received on stdin, with timestamps, as JSON lines.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
-    /// Print every fault with what it does, then exit.
+    /// Print every fault and its kind, then exit; with --protocol (and --role), only the faults that change something there.
     #[arg(long)]
     list_faults: bool,
 }
