@@ -70,6 +70,19 @@ fn selection_and_strictness_show_in_the_header_and_the_verdict() {
 }
 
 #[test]
+fn a_selection_of_checks_that_only_skip_judges_nothing_and_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // CASE-* checks need --cases: selected alone, every one of them skips.
+    let (code, out) = certify(dir.path(), &["--check", "CASE-*"], &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("every selected check was skipped, so nothing would be judged: CASE-"), "{out}");
+    assert!(!out.contains("CONFORMANT"), "no verdict is printed:\n{out}");
+    // The same selection with a check that runs is judged as usual.
+    let (code, out) = certify(dir.path(), &["--check", "CASE-*", "--check", "FRAMING-*"], &[]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
 fn a_run_baseline_accepts_a_failing_scenario_until_it_passes() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

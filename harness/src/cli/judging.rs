@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use proctor_conformance::certify::Report;
-use proctor_conformance::check::CATALOGUE;
+use proctor_conformance::check::{CATALOGUE, Status};
 
 use super::UsageError;
 use crate::baseline::Baseline;
@@ -59,6 +59,16 @@ impl JudgingArgs {
             report.select(keep, words.join(" "));
             if report.checks.is_empty() {
                 return Err(UsageError("the selection leaves no check that applies to this plugin: nothing would be judged".into()).into());
+            }
+            // A selection of checks that could not run (case checks without
+            // --cases, say) is as empty as no selection: green would mean nothing.
+            if report.checks.iter().all(|c| c.status == Status::Skip) {
+                let why: Vec<String> = report.checks.iter().map(|c| format!("{} ({})", c.id, c.message)).take(4).collect();
+                return Err(UsageError(format!(
+                    "every selected check was skipped, so nothing would be judged: {}; select a check that runs, or give what the skipped ones need",
+                    why.join("; ")
+                ))
+                .into());
             }
         }
         if self.strict {
