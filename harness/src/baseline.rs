@@ -153,41 +153,77 @@ impl Baseline {
         stale
     }
 
-    /// The YAML of a baseline accepting every failing scenario of a run.
-    pub fn write_scenarios(results: &[crate::runner::RunResult]) -> String {
-        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
-        let mut out = String::from(HEADER);
+    /// The YAML of a baseline accepting every failing scenario of a run,
+    /// keeping the entries (and their reasons) of `previous` that still apply.
+    pub fn write_scenarios(results: &[crate::runner::RunResult], previous: Option<&Baseline>) -> String {
         let failing: Vec<_> = results.iter().filter(|r| !r.passed() && !r.unusable).collect();
-        if failing.is_empty() {
-            out.push_str(" []");
-        }
-        for r in failing {
-            out.push_str(&format!("\n  - {{scenario: {}, reason: {}}}", quote(&r.id), quote("TODO: why this failure is accepted for now")));
-        }
-        out.push('\n');
-        out
+        let covers = |e: &Entry, r: &crate::runner::RunResult| e.target == Target::Scenario(r.id.clone());
+        let kept = kept_entries(previous, |e| failing.iter().any(|r| covers(e, r)));
+        let new = failing
+            .iter()
+            .filter(|r| !kept.iter().any(|e| covers(e, r)))
+            .map(|r| format!("{{scenario: {}, reason: {}}}", quote(&r.id), quote(TODO)));
+        yaml(kept.iter().map(|e| e.yaml()).chain(new))
     }
 
-    /// The YAML of a baseline accepting every failure of `report`.
-    pub fn write(report: &Report) -> String {
-        // Strings are written JSON-quoted, which YAML reads as double-quoted scalars.
-        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
-        let mut out = String::from(HEADER);
-        let failing: Vec<_> = report.checks.iter().filter(|c| c.status == Status::Fail).collect();
-        if failing.is_empty() {
-            out.push_str(" []");
-        }
-        for c in failing {
+    /// The YAML of a baseline accepting every failure of `report`, keeping
+    /// the entries (and their reasons) of `previous` that still apply, so
+    /// `--baseline X --write-baseline X` never wipes what the author wrote.
+    pub fn write(report: &Report, previous: Option<&Baseline>) -> String {
+        let failing: Vec<_> = report.checks.iter().filter(|c| matches!(c.status, Status::Fail | Status::ExpectedFailure)).collect();
+        let kept = kept_entries(previous, |e| failing.iter().any(|c| e.covers(c)));
+        let new = failing.iter().filter(|c| !kept.iter().any(|e| e.covers(c))).map(|c| {
             let case = c.case.as_deref().map(|n| format!(", case: {}", quote(n))).unwrap_or_default();
-            out.push_str(&format!(
-                "\n  - {{check: {}, profile: {}{case}, reason: {}}}",
-                c.id,
-                quote(&c.profile),
-                quote("TODO: why this failure is accepted for now")
-            ));
+            format!("{{check: {}, profile: {}{case}, reason: {}}}", c.id, quote(&c.profile), quote(TODO))
+        });
+        yaml(kept.iter().map(|e| e.yaml()).chain(new))
+    }
+}
+
+/// The reason a freshly accepted failure is written with.
+const TODO: &str = "TODO: why this failure is accepted for now";
+
+/// Strings are written JSON-quoted, which YAML reads as double-quoted scalars.
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn kept_entries(previous: Option<&Baseline>, applies: impl Fn(&Entry) -> bool) -> Vec<&Entry> {
+    previous.map(|b| b.entries.iter().filter(|e| applies(e)).collect()).unwrap_or_default()
+}
+
+/// A baseline file from its entries, one per line.
+fn yaml(entries: impl Iterator<Item = String>) -> String {
+    let mut out = String::from(HEADER);
+    let mut any = false;
+    for e in entries {
+        any = true;
+        out.push_str("\n  - ");
+        out.push_str(&e);
+    }
+    if !any {
+        out.push_str(" []");
+    }
+    out.push('\n');
+    out
+}
+
+impl Entry {
+    /// Whether this entry accepts the failure `c`.
+    fn covers(&self, c: &proctor_conformance::certify::CheckResult) -> bool {
+        matches!(&self.target, Target::Check { check, profile } if c.id == check && c.profile == *profile)
+            && (self.case.is_none() || c.case == self.case)
+    }
+
+    /// The entry as written back, reason and all.
+    fn yaml(&self) -> String {
+        let case = self.case.as_deref().map(|n| format!(", case: {}", quote(n))).unwrap_or_default();
+        match &self.target {
+            Target::Check { check, profile } => {
+                format!("{{check: {check}, profile: {}{case}, reason: {}}}", quote(profile), quote(&self.reason))
+            }
+            Target::Scenario(id) => format!("{{scenario: {}{case}, reason: {}}}", quote(id), quote(&self.reason)),
         }
-        out.push('\n');
-        out
     }
 }
 

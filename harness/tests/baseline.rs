@@ -44,6 +44,31 @@ fn a_baseline_accepts_known_failures_and_fails_when_one_goes_stale() {
 }
 
 #[test]
+fn rewriting_a_baseline_in_place_keeps_the_authors_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (code, _) = certify(d, &["--write-baseline", "base.yaml"], &["--fault", "wrong-id"]);
+    assert_eq!(code, 1);
+    let written = std::fs::read_to_string(d.join("base.yaml")).unwrap();
+    let reasoned = written.replace("TODO: why this failure is accepted for now", "ids are ours to fix in v2");
+    std::fs::write(d.join("base.yaml"), &reasoned).unwrap();
+    // Same failures, one more (a pretty-printed answer is a `should`: no new entry).
+    let (code, out) = certify(d, &["--baseline", "base.yaml", "--write-baseline", "base.yaml"], &["--fault", "wrong-id"]);
+    assert_eq!(code, 0, "{out}");
+    let rewritten = std::fs::read_to_string(d.join("base.yaml")).unwrap();
+    assert_eq!(rewritten, reasoned, "the reasons survive a rewrite");
+    // And the rewritten file still accepts the failure on the next run.
+    let (code, out) = certify(d, &["--baseline", "base.yaml"], &["--fault", "wrong-id"]);
+    assert_eq!(code, 0, "{out}");
+    // A failure that is new gets a TODO entry after the kept ones.
+    let (code, _) =
+        certify(d, &["--baseline", "base.yaml", "--write-baseline", "next.yaml"], &["--fault", "wrong-id", "--fault", "status-uppercase"]);
+    assert_eq!(code, 1);
+    let next = std::fs::read_to_string(d.join("next.yaml")).unwrap();
+    assert!(next.contains("ids are ours to fix in v2") && next.contains("TODO: why"), "{next}");
+}
+
+#[test]
 fn a_baseline_naming_what_does_not_exist_is_the_authors_mistake() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("b.yaml"), "expected_failures:\n  - {check: JSONRPC-ID-ECHO, profile: runok, reason: x}\n").unwrap();

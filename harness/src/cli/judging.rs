@@ -82,7 +82,7 @@ impl JudgingArgs {
             b.apply(report);
         }
         if let Some(path) = &self.write_baseline {
-            output::write_atomically(path, Baseline::write(report).as_bytes())?;
+            output::write_atomically(path, Baseline::write(report, baseline).as_bytes())?;
         }
         Ok(())
     }

@@ -116,9 +116,9 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let mut results = results;
     results.extend(unusable);
-    let stale = baseline.map(|b| b.apply_to_scenarios(&mut results)).unwrap_or_default();
+    let stale = baseline.as_ref().map(|b| b.apply_to_scenarios(&mut results)).unwrap_or_default();
     if let Some(path) = &args.write_baseline {
-        crate::output::write_atomically(path, crate::baseline::Baseline::write_scenarios(&results).as_bytes())?;
+        crate::output::write_atomically(path, crate::baseline::Baseline::write_scenarios(&results, baseline.as_ref()).as_bytes())?;
     }
     let failed = results.iter().filter(|r| !r.accepted()).count();
     let unusable = results.iter().filter(|r| r.unusable).count();
