@@ -10,6 +10,7 @@
 use serde_json::{Value, json};
 
 use super::promptkit_exec::overlay;
+use super::wire::sort_keys;
 use super::{Profile, Role};
 
 /// `hook.hello`.
@@ -119,7 +120,33 @@ pub fn params(profile: Profile, method: &str, fields: &Value) -> Value {
     if documented && method == BEFORE_LLM {
         p["graceful_terminal"] = json!(false);
     }
-    overlay(p, fields)
+    let mut p = overlay(p, fields);
+    if !documented {
+        sort_go_maps(&mut p);
+    }
+    p
+}
+
+/// Go's encoding/json writes a `map[string]any` with its keys sorted, and
+/// struct fields in declaration order: `options`, `arguments` and each tool's
+/// `parameters` are maps in PicoClaw's types (pkg/agent/hooks.go,
+/// pkg/providers/protocoltypes/types.go), so their keys go out sorted, at
+/// every depth (a decoded nested object is a map too). Measured: the real
+/// host (interop/picoclaw) re-sends proctor's `{"temperature":..,"max_tokens":..}`
+/// as `{"max_tokens":..,"temperature":..}`.
+fn sort_go_maps(p: &mut Value) {
+    for key in ["options", "arguments"] {
+        if let Some(v) = p.get_mut(key) {
+            *v = sort_keys(v);
+        }
+    }
+    if let Some(tools) = p.get_mut("tools").and_then(Value::as_array_mut) {
+        for tool in tools {
+            if let Some(v) = tool.pointer_mut("/function/parameters") {
+                *v = sort_keys(v);
+            }
+        }
+    }
 }
 
 /// An observer notification (method and params) for a tool starting.
@@ -168,6 +195,20 @@ mod tests {
         assert!(rt["response"].get("role").is_none());
         let doc = params(Profile::Documented, AFTER_LLM, &Value::Null);
         assert_eq!(doc["response"]["tool_calls"][0]["function"]["name"], "bash");
+    }
+
+    #[test]
+    fn go_maps_go_out_with_sorted_keys_under_the_runtime() {
+        let case = json!({"arguments": {"path": "a", "content": {"z": 1, "b": 2}}});
+        let text = |p: Profile, m: &str, f: &Value| serde_json::to_string(&params(p, m, f)).unwrap();
+        let rt = text(Profile::PicoclawCf67dd3, BEFORE_TOOL, &case);
+        assert!(rt.contains(r#""arguments":{"content":{"b":2,"z":1},"path":"a"}"#), "{rt}");
+        let llm = text(Profile::PicoclawCf67dd3, BEFORE_LLM, &Value::Null);
+        assert!(llm.contains(r#""options":{"max_tokens":1024,"temperature":0.7}"#), "{llm}");
+        assert!(llm.contains(r#""parameters":{"properties":{"command":{"type":"string"}},"type":"object"}"#), "{llm}");
+        // The document's examples keep the order they are written in.
+        let doc = text(Profile::Documented, BEFORE_LLM, &Value::Null);
+        assert!(doc.contains(r#""options":{"temperature":0.7,"max_tokens":1024}"#), "{doc}");
     }
 
     #[test]
