@@ -67,7 +67,7 @@ pub fn documented(role: Role, phase: Option<&str>, fields: &Value) -> Value {
             if phase == "after_call" {
                 let response = json!({
                     "provider_id": "main", "model": "claude-sonnet-4-20250514",
-                    "message": {"role": "assistant", "content": "It is 18 °C and cloudy in Paris."}, "latency_ms": 450,
+                    "message": {"role": "assistant", "content": "It is 18 °C and cloudy in Paris."}, "round": 1, "latency_ms": 450,
                 });
                 msg["response"] = overlay(response, fields.get("response").unwrap_or(&Value::Null));
             }
@@ -257,13 +257,49 @@ fn with_timestamps(messages: &Value) -> Value {
     }
 }
 
-/// `types.Message.Timestamp` is tagged omitempty, which Go ignores for structs.
+/// `types.Message`'s members in the order its MarshalJSON writes them
+/// (runtime/types/message.go:443-473 at v1.5.11): the tagged fields, then
+/// `media_summary`, then `content` last, because MarshalJSON re-declares it
+/// on an outer struct to control its omission.
+const MESSAGE_ORDER: &[&str] = &[
+    "role",
+    "parts",
+    "tool_calls",
+    "tool_result",
+    "timestamp",
+    "latency_ms",
+    "cost_info",
+    "finish_reason",
+    "meta",
+    "reasoning",
+    "validations",
+    "media_summary",
+    "content",
+];
+
+/// A `types.Message` as PromptKit marshals it: members in [`MESSAGE_ORDER`],
+/// `timestamp` always present (omitempty is ignored for a struct), `content`
+/// left out when empty or when a `tool_result` carries it. Measured against
+/// the real exec hooks (interop/promptkit): proctor wrote `content` second.
 fn with_timestamp(message: &Value) -> Value {
-    let mut m = message.clone();
-    if let Some(obj) = m.as_object_mut() {
-        obj.entry("timestamp").or_insert(json!("0001-01-01T00:00:00Z"));
+    let Some(obj) = message.as_object() else { return message.clone() };
+    let mut out = Map::new();
+    for key in MESSAGE_ORDER {
+        let value = match (*key, obj.get(*key)) {
+            ("timestamp", None) => json!("0001-01-01T00:00:00Z"),
+            ("content", Some(Value::String(c))) if c.is_empty() || obj.get("tool_result").is_some_and(|r| !r.is_null()) => continue,
+            (_, Some(v)) => v.clone(),
+            (_, None) => continue,
+        };
+        out.insert((*key).to_string(), value);
     }
-    m
+    // Members the type does not have (a probe's) stay, after the known ones.
+    for (k, v) in obj {
+        if !MESSAGE_ORDER.contains(&k.as_str()) {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    Value::Object(out)
 }
 
 /// `base` with the members of `fields` (an object) replacing or added.
@@ -291,6 +327,29 @@ mod tests {
     }
 
     #[test]
+    fn messages_go_out_in_promptkits_order_with_content_last() {
+        let doc = documented(
+            Role::ProviderHook,
+            Some("before_call"),
+            &json!({"request": {"messages": [
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": ""},
+                {"role": "tool", "content": "42", "tool_result": {"id": "c1", "name": "calc", "latency_ms": 3}},
+            ]}}),
+        );
+        let wire = render(Role::ProviderHook, &doc, Profile::Promptkit86d9f36);
+        let text = serde_json::to_string(&wire["request"]["Messages"]).unwrap();
+        assert_eq!(
+            text,
+            concat!(
+                r#"[{"role":"user","timestamp":"0001-01-01T00:00:00Z","content":"hi"},"#,
+                r#"{"role":"assistant","timestamp":"0001-01-01T00:00:00Z"},"#,
+                r#"{"role":"tool","tool_result":{"id":"c1","name":"calc","latency_ms":3},"timestamp":"0001-01-01T00:00:00Z"}]"#
+            )
+        );
+    }
+
+    #[test]
     fn provider_request_has_go_zero_values_and_timestamps() {
         let doc = documented(Role::ProviderHook, Some("after_call"), &Value::Null);
         let wire = render(Role::ProviderHook, &doc, Profile::Promptkit86d9f36);
@@ -299,7 +358,8 @@ mod tests {
         assert_eq!(req["Metadata"], Value::Null);
         assert_eq!(req["Messages"][0]["timestamp"], "0001-01-01T00:00:00Z");
         assert_eq!(wire["response"]["Message"]["role"], "assistant");
-        assert_eq!(wire["response"]["Round"], 0);
+        // PromptKit sets the response's round to the request's (stages_provider.go:1983), never 0.
+        assert_eq!(wire["response"]["Round"], 1);
     }
 
     #[test]

@@ -373,7 +373,8 @@ async fn after_call(ctx: &mut RunContext<'_>, st: &mut State, round: usize, text
     }
     let doc = json!({
         "hook": "provider", "phase": "after_call", "request": provider_request(st, round),
-        "response": {"provider_id": "mock", "model": "mock-model", "message": {"role": "assistant", "content": text}, "latency_ms": 0},
+        // The response carries the request's round (runtime/pipeline/stage/stages_provider.go:1983).
+        "response": {"provider_id": "mock", "model": "mock-model", "message": {"role": "assistant", "content": text}, "round": round, "latency_ms": 0},
     });
     for hook in of_kind(&scenario.plugins, "provider").iter().filter(|h| h.runs_in("after_call")) {
         let verdict = hooks::invoke(ctx, hook, "after_call", doc.clone()).await;
