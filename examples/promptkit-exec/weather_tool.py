@@ -21,6 +21,11 @@ harness can check exact answers:
 
 Things that matter with the real runtime (PromptKit at 86d9f36):
 
+    * PromptKit never pauses on {"pending": ...}: it reads the document and
+      hands it to the model as a successful result (measured by running
+      PromptKit's own exec executor, interop/promptkit). So the kelvin case
+      passes under proctor's documented profile and fails under PromptKit's.
+
     * The request has NO trailing newline: PromptKit writes json.Marshal
       output and then closes stdin. Read to EOF; readline() would work here
       only by accident, and `while read` loops in sh lose the request.

@@ -181,6 +181,14 @@ fn observe(id: &str) {
             assert!(rt.summary.tool_results[0].content.contains("\"pending\""), "{:?}", rt.summary.tool_results);
             assert_eq!(doc.summary.outcome.as_deref(), Some("paused"), "{:?}", doc.problems);
         }
+        "promptkit.tool-document-is-the-result" => {
+            // `{}`: under PromptKit a result (a warning for its shape), under the documents no decision at all.
+            let (_, pk) = recorded("promptkit-exec", Some("tool"), "promptkit@86d9f36", &["--fault", "tool-empty"]);
+            let (_, doc) = recorded("promptkit-exec", Some("tool"), "documented", &["--fault", "tool-empty"]);
+            assert_eq!(pk["verdict"], "conformant", "{pk:#}");
+            assert!(results(&pk, "TOOL-RESPONSE-SHAPE").iter().all(|c| c["status"] == "warn"), "{pk:#}");
+            assert_eq!(doc["verdict"], "nonconformant");
+        }
         "promptkit.server-never-restarted" => {
             let yaml = "id: d/server\nruntime: promptkit\nplugins:\n  - {name: kv, process: {mock: {faults: [crash-after], crash_after: 1}}, config: {promptkit_tool: {runtime: server}}}\nllm:\n  - reply: {tool_calls: [{name: kv}]}\n  - reply: {tool_calls: [{name: kv}]}\n  - reply: {tool_calls: [{name: kv}]}\n  - reply: {text: done}\nturns:\n  - user: go";
             let errors = |r: proctor::runner::RunResult| r.summary.tool_results.iter().map(|t| t.is_error).collect::<Vec<_>>();

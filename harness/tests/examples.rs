@@ -40,7 +40,6 @@ fn promptkit_server_kv_is_conformant() {
 #[test]
 fn promptkit_exec_examples_are_conformant() {
     for (role, stem) in [
-        ("tool", "weather_tool"),
         ("tool-hook", "pii_tool_hook"),
         ("provider-hook", "provider_hook"),
         ("session-hook", "audit_session_hook"),
@@ -54,6 +53,29 @@ fn promptkit_exec_examples_are_conformant() {
             &format!("examples/promptkit-exec/{stem}.py"),
         );
     }
+}
+
+/// The weather tool answers `pending` for kelvin, as the documents say a tool
+/// asks for approval; PromptKit never pauses on it (measured in
+/// interop/promptkit: the call completes with the document as its result).
+/// So its kelvin case holds under the documents and fails as implemented, and
+/// nothing else does.
+#[test]
+fn weather_tool_pauses_only_where_the_runtime_reads_pending() {
+    let (code, report, _) = certify_json(
+        &["--protocol", "promptkit-exec", "--role", "tool", "--cases", "examples/promptkit-exec/weather_tool.cases.yaml"],
+        &argv("python3", "examples/promptkit-exec/weather_tool.py"),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(report["profile_verdicts"]["documented"], "conformant", "{}", problems(&report));
+    let failed: Vec<String> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "fail")
+        .map(|c| format!("{} {} {}", c["profile"].as_str().unwrap(), c["id"].as_str().unwrap(), c["case"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(failed, ["promptkit@86d9f36 CASE-DECISION kelvin readings need approval"], "{}", problems(&report));
 }
 
 #[test]

@@ -47,7 +47,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     let role = opts.roles.first().copied().unwrap_or(Role::Guard);
     let mut not_in_profile = Vec::new();
     if role == Role::SessionHook && !profile.promptkit_reads_session_hook_stdout() {
-        not_in_profile.push("HOOK-OBSERVE-ACK");
+        // Nothing on stdout is read, so nothing about it can break PromptKit:
+        // the checks an eval hook is spared (the catalogue's WRITES_ANSWERS), and the ack.
+        not_in_profile.extend(["HOOK-OBSERVE-ACK", "FRAMING-SINGLE-DOCUMENT", "FRAMING-COMPACT", "FRAMING-UTF8", "FRAMING-NO-BOM"]);
     }
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
@@ -304,11 +306,15 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
 
     let exit = c.exit.unwrap_or(ex.shutdown.exit);
     let crash = || Failure::Crash { exit, stderr_tail: ex.stderr.clone() };
-    if role == Role::EvalHook {
-        // PromptKit discards an eval hook's stdout; only its exit matters.
+    // PromptKit discards the stdout of an eval hook, and of a session hook
+    // (runtime/hooks/exec_hooks.go runSessionPhase: `_, _, err = h.runProcess`;
+    // measured in interop/promptkit: two documents, a log line, no output at
+    // all, all acknowledged): only the exit matters, and any clean exit acks.
+    let stdout_discarded = role == Role::EvalHook || (role == Role::SessionHook && !profile.promptkit_reads_session_hook_stdout());
+    if stdout_discarded {
         if exit.success() {
             rec.pass("LIFECYCLE-EXIT-ZERO", evidence.clone());
-            return Answer::usable(None);
+            return Answer::usable((role == Role::SessionHook).then_some(Decision::Ack));
         }
         rec.fail("LIFECYCLE-EXIT-ZERO", crash(), evidence.clone());
         return Answer { decision: None, unusable: Some(crash()) };

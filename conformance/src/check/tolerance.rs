@@ -150,7 +150,86 @@ pub static TOLERANCES: &[Tolerance] = &[
         source: "pkg/agent/hook_process.go readLoop (an unknown id is dropped); research picoclaw-runok.md, reading stdout",
         covers: any,
     },
+    // Measured against the real runtimes (interop/fidelity.sh, FIDELITY.md):
+    // the fault sweep found each of these verdicts stricter than the runtime.
+    Tolerance {
+        id: "promptkit.tool-whole-document-result",
+        profile: PK,
+        check: "TOOL-RESPONSE-SHAPE",
+        runtime_does: "PromptKit passes a document with neither result nor error to the model, whole, as the tool's result",
+        source: "runtime/tools/exec_executor.go (no result key: the whole stdout is the result); interop/promptkit, fault tool-empty",
+        covers: no_known_key,
+    },
+    Tolerance {
+        id: "promptkit.pending-not-read",
+        profile: PK,
+        check: "TOOL-PENDING-SHAPE",
+        runtime_does: "PromptKit never reads `pending` (promptkit.pending-ignored): the document is the tool's result, whatever its shape",
+        source: "runtime/tools/exec_executor.go (execPending decoded, never consulted); interop/promptkit, fault pending-no-reason",
+        covers: any,
+    },
+    Tolerance {
+        id: "promptkit.selector-unknown-ids-dropped",
+        profile: PK,
+        check: "SELECTOR-KNOWN-IDS",
+        runtime_does: "PromptKit keeps the candidates whose ids you named, drops the rest, and uses every candidate if none is left",
+        source: "runtime/pipeline/stage/stages_provider.go:687-697 (intersectInOrder), runtime/skills/executor.go:281-300; interop/promptkit",
+        covers: any,
+    },
+    Tolerance {
+        id: "promptkit.sends-only-known-fields",
+        profile: PK,
+        check: "ROBUST-UNKNOWN-FIELDS",
+        runtime_does: "PromptKit at this commit sends only the fields of its own types: refusing others breaks nothing today (a later PromptKit may add some)",
+        source: "measured: interop/fidelity.sh wire comparison (every request re-encoded by PromptKit's types); fault strict-fields",
+        covers: any,
+    },
+    Tolerance {
+        id: "picoclaw.sends-only-known-fields",
+        profile: PICO,
+        check: "ROBUST-UNKNOWN-FIELDS",
+        runtime_does: "PicoClaw at this commit sends only the fields of its own types: refusing others breaks nothing today (a later PicoClaw may add some)",
+        source: "measured: interop/fidelity.sh wire comparison (every request re-encoded by PicoClaw's types); fault strict-fields",
+        covers: any,
+    },
+    Tolerance {
+        id: "runok.sends-only-known-fields",
+        profile: RUNOK,
+        check: "ROBUST-UNKNOWN-FIELDS",
+        runtime_does: "runok 0.3.1 sends only the six documented params: refusing others breaks nothing today (a later runok may add some)",
+        source: "measured: interop/runok strict_fields_accepts_runok_because_it_sends_only_the_documented_fields",
+        covers: any,
+    },
+    Tolerance {
+        id: "promptkit.server-sends-only-execute",
+        profile: PK,
+        check: "JSONRPC-UNKNOWN-METHOD",
+        runtime_does: "PromptKit's server mode sends only `execute`: how you answer another method cannot break it",
+        source: "runtime/tools/server_executor.go (the only method written); interop/promptkit, fault ignore-unknown-method",
+        covers: any,
+    },
+    Tolerance {
+        id: "picoclaw.sends-only-its-methods",
+        profile: PICO,
+        check: "JSONRPC-UNKNOWN-METHOD",
+        runtime_does: "PicoClaw sends only hook.hello, its five hook methods and hook.runtime_event: how you answer another cannot break it",
+        source: "pkg/agent/hook_process.go (every call and notify names its method); interop/picoclaw, fault ignore-unknown-method",
+        covers: any,
+    },
+    Tolerance {
+        id: "picoclaw.drops-replies-without-id",
+        profile: PICO,
+        check: "JSONRPC-NOTIFICATION-SILENT",
+        runtime_does: "PicoClaw drops a line whose id is missing, 0 or null: a reply to a notification is ignored",
+        source: "pkg/agent/hook_process.go readLoop (msg.ID == 0 is skipped); interop/picoclaw, fault reply-to-notification",
+        covers: any,
+    },
 ];
+
+/// A tool answer with none of `result`, `error`, `pending` (as TOOL-RESPONSE-SHAPE words it).
+fn no_known_key(f: &Failure) -> bool {
+    matches!(f, Failure::Mismatch { actual, .. } if actual.starts_with("none of them"))
+}
 
 /// Whether `profile`'s runtime reads a reply carrying both `result` and
 /// `error` as the error (the tolerances `promptkit.server-error-before-result`

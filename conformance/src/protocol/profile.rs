@@ -141,6 +141,12 @@ impl Profile {
         !self.has("promptkit.pending-ignored")
     }
 
+    /// Whether a one-shot tool's document without `result` or `error` is
+    /// the tool's result, whole (promptkit@86d9f36), not a malformed answer.
+    pub fn promptkit_whole_document_result(self) -> bool {
+        self.has("promptkit.tool-document-is-the-result")
+    }
+
     /// Whether a dead server-mode tool is restarted on the next call.
     pub fn promptkit_restarts_dead_servers(self) -> bool {
         !self.has("promptkit.server-never-restarted")
@@ -326,6 +332,12 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PK,
         summary: "a one-shot tool's {\"pending\": …} answer is never read: the raw stdout becomes a successful tool result",
         source: "runtime/tools/exec_executor.go (execPending decoded, never consulted)",
+    },
+    Divergence {
+        id: "promptkit.tool-document-is-the-result",
+        profile: PK,
+        summary: "a one-shot tool's document with neither result nor error reaches the model whole, as a successful result",
+        source: "runtime/tools/exec_executor.go (no result key: the whole stdout is the result); measured in interop/promptkit",
     },
     Divergence {
         id: "promptkit.server-never-restarted",

@@ -3,11 +3,11 @@
 use serde_json::Value;
 
 use super::{Asked, Decision, Finding, Judged, describe};
-use crate::protocol::Role;
+use crate::protocol::{Profile, Role};
 
 pub(super) fn judge(asked: Asked<'_>, answer: &Value) -> Judged {
     match asked.role {
-        Role::Tool => tool(answer),
+        Role::Tool => tool(answer, asked.profile),
         Role::Eval => eval(answer),
         Role::ProviderHook | Role::ToolHook => filter(answer),
         Role::SessionHook => observe(answer),
@@ -71,16 +71,24 @@ fn selector(request: &Value, answer: &Value) -> Judged {
     Judged { decision: Some(Decision::Selected(ids)), findings }
 }
 
-fn tool(answer: &Value) -> Judged {
+fn tool(answer: &Value, profile: Profile) -> Judged {
     let keys: Vec<&str> = ["result", "error", "pending"].into_iter().filter(|k| answer.get(*k).is_some()).collect();
     let mut findings = Vec::new();
-    let decision = match keys.as_slice() {
+    let documented = match keys.as_slice() {
         ["result"] => Some(Decision::Result),
         ["error"] => Some(Decision::Error),
         ["pending"] => Some(Decision::Pending),
         _ => None,
     };
-    let shape_ok = decision.is_some() && answer.get("error").is_none_or(Value::is_string);
+    let shape_ok = documented.is_some() && answer.get("error").is_none_or(Value::is_string);
+    // What the runtime makes of it: PromptKit at 86d9f36 never pauses on
+    // `pending`, and a document with none of the keys is a result too, whole
+    // (both measured in interop/promptkit: the tool call completes).
+    let decision = match documented {
+        Some(Decision::Pending) if !profile.promptkit_acts_on_pending() => Some(Decision::Result),
+        None if profile.promptkit_whole_document_result() && keys.is_empty() => Some(Decision::Result),
+        other => other,
+    };
     findings.push(Finding::check("TOOL-RESPONSE-SHAPE", shape_ok, "$", "exactly one of result, error (a string), pending", || {
         if keys.is_empty() {
             format!("none of them: {}", describe(Some(answer)))
@@ -152,10 +160,16 @@ mod tests {
 
     #[test]
     fn tool_shapes() {
+        let tool = |v: &Value| super::tool(v, Profile::Documented);
         assert!(ok(&tool(&json!({"result": {"t": 1}})), "TOOL-RESPONSE-SHAPE"));
         assert!(!ok(&tool(&json!({})), "TOOL-RESPONSE-SHAPE"));
         assert!(!ok(&tool(&json!({"result": 1, "error": "x"})), "TOOL-RESPONSE-SHAPE"));
         assert!(!ok(&tool(&json!({"error": {"code": 1}})), "TOOL-RESPONSE-SHAPE"));
+        // What PromptKit makes of it (measured in interop/promptkit): no pause, and a bare document is a result.
+        let pk = |v: &Value| super::tool(v, Profile::Promptkit86d9f36).decision;
+        assert_eq!(pk(&json!({"pending": {"reason": "r", "message": "m"}})), Some(Decision::Result));
+        assert_eq!(pk(&json!({"status": "ok"})), Some(Decision::Result));
+        assert_eq!(tool(&json!({"pending": {"reason": "r", "message": "m"}})).decision, Some(Decision::Pending));
         let pending = tool(&json!({"pending": {"message": "m"}}));
         assert_eq!(pending.decision, Some(Decision::Pending));
         assert!(!ok(&pending, "TOOL-PENDING-SHAPE"));
