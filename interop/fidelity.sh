@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Holds proctor's runtime profiles to the real runtimes (see interop/fidelity.py
+# and FIDELITY.md). Builds the two Go drivers from the runtimes' published
+# modules, then compares. Usage, from anywhere:
+#
+#   interop/fidelity.sh [--only wire|fault|case] [--target NAME] [--verbose]
+#
+# PROCTOR_BIN: the proctor binary (default: target/release/proctor, built if missing).
+# PROCTOR_PYTHON: a Python 3.11+ with PyYAML (default: python3).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+bin="$here/bin"
+mkdir -p "$bin"
+
+command -v go >/dev/null || { echo "fidelity: go is required (Go 1.26; the modules come from the Go module proxy)" >&2; exit 2; }
+for driver in picoclaw promptkit; do
+  (cd "$here/$driver" && go build -mod=readonly -o "$bin/$driver-host" "./cmd/$driver-host")
+done
+
+proctor="${PROCTOR_BIN:-$root/target/release/proctor}"
+if [ ! -x "$proctor" ]; then
+  (cd "$root" && cargo build --release --locked)
+fi
+exec "${PROCTOR_PYTHON:-python3}" "$here/fidelity.py" --proctor "$proctor" \
+  --picoclaw-host "$bin/picoclaw-host" --promptkit-host "$bin/promptkit-host" "$@"
