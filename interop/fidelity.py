@@ -500,7 +500,13 @@ def decision_of(t: Target, line: dict):
     if t.surface in ("exec-tool", "server-tool"):
         if o.get("status") == "pending":
             return "pending"
-        return "result" if o.get("status") == "complete" and not line.get("error") else "error"
+        if o.get("status") == "complete" and not line.get("error"):
+            return "result"
+        # The plugin's own error, or a call PromptKit could not complete
+        # (unreadable answer, exit status, deadline): not the same decision.
+        text = f"{line.get('error') or ''} {o.get('error') or ''}"
+        failed = ("invalid JSON", "invalid response", "exit status", "timed out", "signal:", "closed stdout", "broken pipe", "ID mismatch")
+        return "failed" if any(f in text for f in failed) else "error"
     if t.surface in ("provider-hook", "tool-hook"):
         return "allow" if o.get("Allow") is True else "deny"
     if t.surface == "session-hook":
