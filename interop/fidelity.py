@@ -4,13 +4,15 @@
 proctor's `picoclaw@cf67dd3` and `promptkit@86d9f36` profiles were written by
 reading the runtimes' code. This script runs the runtimes themselves (the Go
 drivers under interop/picoclaw and interop/promptkit, built from the runtimes'
-published modules) next to proctor and compares, in three ways:
+published modules) next to proctor and compares, in four ways:
 
   wire      For every family and role, each request proctor sends under the
             runtime's profile is decoded by the real runtime's own types and
             sent again by the real client. Both sides are recorded by
             `proctor mock-plugin --record`; the bytes must be equal once ids
             (random or counted by design) are normalised.
+  verify    What the real runtime sent in the wire comparison, judged by
+            `proctor verify` under the runtime's profile: it must be conformant.
   fault     For every fault of `proctor mock-plugin` that applies to a role:
             proctor's verdict under the runtime's profile against what the
             real runtime did with that plugin. "conformant" must mean the
@@ -329,12 +331,49 @@ def wire(tools: Tools, t: Target) -> list[Comparison]:
         found.append(Comparison("wire", cid, a == b, "" if a == b else diff_text(a, b)))
     for extra in real[len(lines):]:
         found.append(Comparison("wire", f"{t.name} extra", False, f"the real runtime also sent {extra[:200]!r}"))
+    found.append(verify(tools, t, theirs))
     # The handshake: PicoClaw names the hook after its config key; proctor after itself.
     if t.family == "picoclaw-hook":
         hello = lambda s: next((normalise_id(l) for l in s[0].split("\n") if '"hook.hello"' in l), "") if s else ""  # noqa: E731,E741
         a, b = (re.sub(r'"name":"[^"]*"', '"name":"<name>"', hello(sessions(p))) for p in (ours, theirs))
         found.append(Comparison("wire", f"{t.name} hook.hello", bool(a) and a == b, "" if a == b else diff_text(a, b)))
     return found
+
+
+# How a scenario declares a mock plugin of each target, for `proctor verify`.
+VERIFY_CONFIG = {
+    "picoclaw-hook": "{picoclaw_hook: {observe: ['*'], intercept: [before_llm, after_llm, before_tool, after_tool, approve_tool]}}",
+    "promptkit-exec/tool": "{promptkit_tool: {}}",
+    "promptkit-exec/eval": "{promptkit_eval: {trigger: every_turn}}",
+    "promptkit-exec/provider-hook": "{promptkit_hook: {hook: provider, phases: [before_call, after_call]}}",
+    "promptkit-exec/tool-hook": "{promptkit_hook: {hook: tool, phases: [before_execution, after_execution]}}",
+    "promptkit-exec/session-hook": "{promptkit_hook: {hook: session}}",
+    "promptkit-exec/eval-hook": "{promptkit_hook: {hook: eval}}",
+    "promptkit-exec/selector": "{promptkit_selector: {k: 2}}",
+    "promptkit-server/tool": "{promptkit_tool: {runtime: server}}",
+}
+
+
+def verify(tools: Tools, t: Target, record: Path) -> Comparison:
+    """`proctor verify` on what the real runtime sent: it must be conformant."""
+    folder = tools.tmp(f"verify-{t.name}")
+    folder.mkdir()
+    (folder / "p.jsonl").write_bytes(record.read_bytes())
+    runtime = t.family.split("-")[0]
+    scenario = folder / "scenario.yaml"
+    scenario.write_text(
+        f"id: interop/{runtime}\nruntime: {runtime}\nplugins:\n  - {{name: p, process: {{mock: {{}}}}, config: {VERIFY_CONFIG[t.name]}}}\n"
+        "turns:\n  - user: hi\n"
+    )
+    out = run([tools.proctor, "verify", "--scenario", str(scenario), "--record", f"{folder}/", "--format", "json"], timeout=120)
+    try:
+        report = json.loads(out.stdout)
+    except json.JSONDecodeError:
+        return Comparison("verify", t.name, False, f"proctor verify printed no report (exit {out.returncode}): {out.stderr[-500:]}")
+    bad = [f"{c['id']}: {c['message'][:200]}" for c in report.get("checks", []) if c.get("status") in ("fail", "warn")]
+    passed = report.get("summary", {}).get("passed", 0)
+    ok = report.get("verdict") == "conformant" and not bad and passed > 0
+    return Comparison("verify", t.name, ok, f"verdict {report.get('verdict')}, {passed} passed; {'; '.join(bad)}")
 
 
 def describe(t: Target, line: str) -> str:
@@ -601,7 +640,7 @@ def main() -> int:
     ap.add_argument("--picoclaw-host", required=True)
     ap.add_argument("--promptkit-host", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
-    ap.add_argument("--only", choices=["wire", "fault", "case"], action="append", help="run only these comparisons")
+    ap.add_argument("--only", choices=["wire", "fault", "case"], action="append", help="run only these comparisons (wire includes verify)")
     ap.add_argument("--target", action="append", help="only these targets (e.g. picoclaw-hook, promptkit-exec/tool)")
     ap.add_argument("--jobs", type=int, default=6, help="comparisons run at once (most time is spent waiting on deadlines)")
     ap.add_argument("--verbose", action="store_true", help="print equal comparisons too")

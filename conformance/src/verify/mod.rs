@@ -279,6 +279,9 @@ fn judge_one_shot(r: &Received, s: &Session) -> Found {
             Role::Tool => value.get("args").is_some(),
             Role::Eval => value.get("type").is_some() && value.get("content").is_some(),
             Role::EvalHook => value.get("eval_id").is_some(),
+            // A selector request is {query, candidates}, not a hook payload
+            // (measured: verify rejected every request the real ExecClient sent).
+            Role::Selector => value.get("query").is_some_and(Value::is_object) && value.get("candidates").is_some(),
             _ => value.get("hook").is_some_and(Value::is_string) && value.get("phase").is_some_and(Value::is_string),
         };
         found.push((
