@@ -56,6 +56,9 @@ fn checks_prints_every_check_and_the_profiles() {
         assert!(out.contains(c.id), "{} missing from `proctor checks`", c.id);
     }
     assert!(out.contains("picoclaw.runtime-event-notification"), "divergences are listed");
+    // Which release each profile is held to by interop/ (FIDELITY.md).
+    assert!(out.contains("runtime module v1.5.11 plus two commits that touch only deploy adapters and docs"), "{out}");
+    assert!(out.contains("byte-identical in v0.2.9"), "{out}");
     let (_, json, _) = run(&["checks", "--protocol", "runok-extension", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let ids: Vec<&str> = v["checks"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();

@@ -57,6 +57,22 @@ impl Profile {
         }
     }
 
+    /// Which code the profile describes, and which published release of it
+    /// interop/ runs to hold the profile to the real runtime (FIDELITY.md).
+    pub fn provenance(self) -> &'static str {
+        match self {
+            Profile::Documented => "the spec documents in shared/specs",
+            Profile::Promptkit86d9f36 => {
+                "PromptKit commit 86d9f36: the runtime module v1.5.11 plus two commits that touch only deploy adapters and docs; \
+                 interop/promptkit runs runtime v1.5.11"
+            }
+            Profile::PicoclawCf67dd3 => {
+                "PicoClaw commit cf67dd3 (nightly after v0.2.9); its hook host files are byte-identical in v0.2.9, which interop/picoclaw runs"
+            }
+            Profile::Runok031 => "runok 0.3.1 from crates.io, which interop/runok runs",
+        }
+    }
+
     /// The profiles certification runs for a family by default: the
     /// documents first, then the runtime as implemented.
     pub fn for_family(family: Family) -> [Profile; 2] {

@@ -25,7 +25,7 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
         Format::Json => {
             let profiles: Vec<_> = profiles
                 .iter()
-                .map(|p| json!({"name": p.name(), "divergences": p.divergences().collect::<Vec<_>>(), "tolerances": tolerances(*p)}))
+                .map(|p| json!({"name": p.name(), "provenance": p.provenance(), "divergences": p.divergences().collect::<Vec<_>>(), "tolerances": tolerances(*p)}))
                 .collect();
             crate::output::emit(&format!(
                 "{}\n",
@@ -92,6 +92,7 @@ fn text(checks: &[&CheckDef], profiles: &[Profile]) -> String {
             p.name(),
             if n == 0 { " (exactly the spec documents)".to_string() } else { format!(" ({n} divergences from the documents)") }
         );
+        let _ = writeln!(out, "    {}", p.provenance());
         for d in p.divergences() {
             let _ = writeln!(out, "    {:<40} {}", d.id, d.summary);
             let _ = writeln!(out, "    {:<40} source: {}", "", d.source);
