@@ -362,7 +362,7 @@ def verify(tools: Tools, t: Target, record: Path) -> Comparison:
     runtime = t.family.split("-")[0]
     scenario = folder / "scenario.yaml"
     scenario.write_text(
-        f"id: interop/{runtime}\nruntime: {runtime}\nplugins:\n  - {{name: p, process: {{mock: {{}}}}, config: {VERIFY_CONFIG[t.name]}}}\n"
+        f"id: interop/{runtime}\nruntime: {runtime}\nplugins:\n  - {{name: p, process: {{mock: {{}}}}, config: {VERIFY_CONFIG.get(t.name) or VERIFY_CONFIG[t.family]}}}\n"
         "turns:\n  - user: hi\n"
     )
     out = run([tools.proctor, "verify", "--scenario", str(scenario), "--record", f"{folder}/", "--format", "json"], timeout=120)
