@@ -68,3 +68,7 @@ require (
 	modernc.org/memory v1.11.0 // indirect
 	modernc.org/sqlite v1.50.1 // indirect
 )
+
+require proctor.local/interop/relay v0.0.0
+
+replace proctor.local/interop/relay => ../relay

@@ -72,3 +72,7 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.3 // indirect
 )
+
+require proctor.local/interop/relay v0.0.0
+
+replace proctor.local/interop/relay => ../relay

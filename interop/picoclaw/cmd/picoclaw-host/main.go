@@ -23,8 +23,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,6 +30,7 @@ import (
 	"github.com/sipeed/picoclaw/pkg/agent"
 	"github.com/sipeed/picoclaw/pkg/events"
 	"github.com/sipeed/picoclaw/pkg/logger"
+	"proctor.local/interop/relay"
 )
 
 const usageText = `usage: picoclaw-host [--modes observe,llm,tool,approve] [--observe-kinds KIND,...]
@@ -46,8 +45,8 @@ type usageError struct{ error }
 func (e usageError) Unwrap() error { return e.error }
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == relayArg {
-		os.Exit(relayMain(os.Args[2:]))
+	if len(os.Args) > 1 && os.Args[1] == relay.Arg {
+		os.Exit(relay.Main(os.Args[2:]))
 	}
 	err := run(os.Args[1:])
 	var uerr usageError
@@ -307,7 +306,7 @@ func run(args []string) error {
 
 	cfg.opts.Command = cfg.pluginCommand
 	if cfg.tracePath != "" {
-		cfg.opts.Command, err = relayCommand(cfg.pluginCommand, cfg.tracePath, t0)
+		cfg.opts.Command, err = relay.Wrap(cfg.tracePath, t0, cfg.pluginCommand)
 		if err != nil {
 			return err
 		}
@@ -419,23 +418,4 @@ func drive(hm *agent.HookManager, bus *events.EventBus, hook *recordingHook, i i
 	line.Payload = body
 	line.HookError = nullable(<-hook.errs)
 	return line
-}
-
-// relayCommand wraps COMMAND in this executable's hidden relay mode. The
-// command name is resolved here, the way exec.Command inside NewProcessHook
-// would resolve it (same PATH, same process), and argv[0] is kept as given.
-// If it does not resolve, the relay is skipped so the start error is exactly
-// the real host's; the trace then stays empty.
-func relayCommand(command []string, tracePath string, t0 time.Time) ([]string, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("locate own executable for --trace: %w", err)
-	}
-	probe := exec.Command(command[0])
-	if probe.Err != nil {
-		fmt.Fprintf(os.Stderr, "picoclaw-host: --trace ignored: %v\n", probe.Err)
-		return command, nil
-	}
-	wrapped := []string{self, relayArg, tracePath, strconv.FormatInt(t0.UnixNano(), 10), probe.Path, "--"}
-	return append(wrapped, command...), nil
 }

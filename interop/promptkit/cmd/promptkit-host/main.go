@@ -22,13 +22,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/AltairaLabs/PromptKit/runtime/logger"
+	"proctor.local/interop/relay"
 )
 
 const usageText = `promptkit-host: run PromptKit's real exec-plugin clients (runtime v1.5.11) against a plugin.
@@ -114,8 +113,8 @@ func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == relayArg {
-		os.Exit(relayMain(os.Args[2:]))
+	if len(os.Args) > 1 && os.Args[1] == relay.Arg {
+		os.Exit(relay.Main(os.Args[2:]))
 	}
 	os.Exit(run(os.Args[1:]))
 }
@@ -291,37 +290,14 @@ func loadInputSchema(path string) (json.RawMessage, string, error) {
 }
 
 // wrapInRelay makes PromptKit spawn this executable as a tracing relay in
-// front of the plugin. The command is resolved here, with the host PATH,
-// because that is where exec.Command in PromptKit resolves it; the relay may
-// get no PATH at all (an exec tool with an env list). If it cannot be
-// resolved, the plugin is left unwrapped so PromptKit reports its own spawn
-// error.
+// front of the plugin (interop/relay); the binding's command and args become
+// the relay's.
 func wrapInRelay(b *binding, tracePath string) error {
-	self, err := os.Executable()
+	wrapped, err := relay.Wrap(tracePath, time.Now(), append([]string{b.command}, b.args...))
 	if err != nil {
 		return err
 	}
-	trace, err := filepath.Abs(tracePath)
-	if err != nil {
-		return err
-	}
-	f, err := os.Create(trace)
-	if err != nil {
-		return err
-	}
-	f.Close()
-	resolved, err := exec.LookPath(b.command)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "promptkit-host: not tracing: %v\n", err)
-		return nil
-	}
-	if !filepath.IsAbs(resolved) {
-		if resolved, err = filepath.Abs(resolved); err != nil {
-			return err
-		}
-	}
-	b.args = append([]string{relayArg, trace, "--", resolved}, b.args...)
-	b.command = self
+	b.command, b.args = wrapped[0], wrapped[1:]
 	return nil
 }
 

@@ -1,0 +1,3 @@
+module proctor.local/interop/relay
+
+go 1.25.0
