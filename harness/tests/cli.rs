@@ -34,6 +34,15 @@ fn usage_errors_exit_2_and_explain() {
 
     let (code, _, err) = run(&["certify", "--protocol", "runok-extension"]);
     assert_eq!(code, 2, "a missing command is a usage error: {err}");
+
+    // The interpreter starts, the script does not exist: the user's command, not the plugin's failure.
+    let (code, out, err) = run(&["certify", "--protocol", "runok-extension", "--", "python3", "./nope.py"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("`python3` would run ./nope.py, which does not exist") && err.contains("hint"), "{err}");
+    assert!(!out.contains("FRAMING-SINGLE-DOCUMENT"), "no verdict against the plugin: {out}");
+    let (code, _, err) = run(&["certify", "--protocol", "runok-extension", "--cwd", "/tmp", "--", "sh", "nope.sh"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("would run /tmp/nope.sh (from /tmp)"), "{err}");
 }
 
 #[test]

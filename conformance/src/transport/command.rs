@@ -1,6 +1,6 @@
 //! What to run: an argv array, never a shell string.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The command line of a plugin, with its environment and working directory.
 ///
@@ -36,6 +36,40 @@ impl PluginCommand {
         &self.argv[0]
     }
 
+    /// The script an interpreter in argv would open, when it does not exist:
+    /// `python3 ./nope.py` dies before it says a word, and a report would
+    /// blame the plugin for the user's command. Only a word that looks like a
+    /// script (a path, or a script's extension) after a known interpreter and
+    /// its options counts; `-c`, `-m`, `-e` and friends mean there is none.
+    /// A relative path is resolved against `cwd`, as the plugin would.
+    pub fn missing_script(&self) -> Option<PathBuf> {
+        let program = Path::new(self.program()).file_name()?.to_str()?;
+        let (_, no_script) = INTERPRETERS.iter().find(|(i, _)| program == *i || program.strip_prefix(i).is_some_and(is_version))?;
+        let mut args = self.argv[1..].iter();
+        let script = loop {
+            let arg = args.next()?;
+            match arg.as_str() {
+                "--" => break args.next()?,
+                a if a == "-" || no_script.contains(&a) => return None,
+                a if TAKES_VALUE.contains(&a) => {
+                    args.next();
+                }
+                a if a.starts_with('-') => {}
+                _ => break arg,
+            }
+        };
+        let looks_like_script =
+            script.contains('/') || Path::new(script).extension().is_some_and(|e| SCRIPT_EXTENSIONS.iter().any(|x| e == *x));
+        if !looks_like_script {
+            return None;
+        }
+        let path = match &self.cwd {
+            Some(dir) if Path::new(script).is_relative() => dir.join(script),
+            _ => PathBuf::from(script),
+        };
+        (!path.exists()).then_some(path)
+    }
+
     /// The command as a user would type it, for messages (not for execution).
     pub fn display(&self) -> String {
         self.argv
@@ -49,5 +83,73 @@ impl PluginCommand {
             })
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+/// Programs that take a script file as their first operand, each with the
+/// options after which there is none (code on the command line, a module,
+/// stdin).
+const INTERPRETERS: &[(&str, &[&str])] = &[
+    ("python", &["-c", "-m"]),
+    ("pypy", &["-c", "-m"]),
+    ("sh", &["-c", "-s"]),
+    ("bash", &["-c", "-s"]),
+    ("dash", &["-c", "-s"]),
+    ("zsh", &["-c", "-s"]),
+    ("ksh", &["-c", "-s"]),
+    ("node", &["-e", "--eval", "-p", "--print"]),
+    ("nodejs", &["-e", "--eval", "-p", "--print"]),
+    ("ruby", &["-e"]),
+    ("perl", &["-e", "-E"]),
+    ("php", &["-r"]),
+    ("lua", &["-e"]),
+];
+/// Options that take the next word as their value.
+const TAKES_VALUE: &[&str] = &["-W", "-X", "-o", "-O", "-I", "--import", "--loader"];
+const SCRIPT_EXTENSIONS: &[&str] = &["py", "sh", "bash", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua"];
+
+/// `3`, `3.11`, `2.7` …: the version suffix of `python3.11`.
+fn is_version(rest: &str) -> bool {
+    !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn missing(argv: &[&str]) -> Option<String> {
+        let cmd = PluginCommand::new(argv.iter().map(|s| s.to_string()).collect()).unwrap();
+        cmd.missing_script().map(|p| p.display().to_string())
+    }
+
+    #[test]
+    fn a_missing_script_after_an_interpreter_is_named() {
+        assert_eq!(missing(&["python3", "./nope.py"]).as_deref(), Some("./nope.py"));
+        assert_eq!(missing(&["/usr/bin/python3.11", "-u", "-X", "dev", "nope.py"]).as_deref(), Some("nope.py"));
+        assert_eq!(missing(&["sh", "-e", "--", "dir/nope"]).as_deref(), Some("dir/nope"));
+        assert_eq!(missing(&["node", "nope.mjs", "--flag"]).as_deref(), Some("nope.mjs"));
+    }
+
+    #[test]
+    fn anything_else_is_left_to_the_plugin() {
+        // It exists (this crate's sources, from the crate's directory).
+        assert_eq!(missing(&["sh", "src/lib.rs"]), None);
+        assert_eq!(missing(&["python3", "-m", "nope_pkg"]), None);
+        assert_eq!(missing(&["sh", "-c", "nope.sh"]), None);
+        assert_eq!(missing(&["python3"]), None);
+        // Not an interpreter, or not a script-looking word.
+        assert_eq!(missing(&["./nope.py"]), None);
+        assert_eq!(missing(&["cat", "nope.py"]), None);
+        assert_eq!(missing(&["python3", "nope"]), None);
+        assert_eq!(missing(&["pythonic", "nope.py"]), None);
+    }
+
+    #[test]
+    fn a_relative_script_is_looked_for_in_the_plugins_directory() {
+        let mut cmd = PluginCommand::new(vec!["sh".into(), "run.sh".into()]).unwrap();
+        cmd.cwd = Some(PathBuf::from("/nonexistent-dir"));
+        assert_eq!(cmd.missing_script(), Some(PathBuf::from("/nonexistent-dir/run.sh")));
+        cmd.argv[1] = "/bin/../bin/sh".into();
+        assert_eq!(cmd.missing_script(), None, "an absolute path is not moved under cwd");
     }
 }

@@ -104,6 +104,15 @@ pub(super) struct Plan {
 /// Certifies one plugin: every probe, case and fuzz input under every profile, with the notes on
 /// its environment and on deadlines longer than the runtime's own.
 pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_conformance::certify::Report> {
+    if let Some(script) = plan.command.missing_script() {
+        let place = plan.command.cwd.as_ref().map(|d| format!(" (from {})", d.display())).unwrap_or_default();
+        return Err(UsageError(format!(
+            "`{}` would run {}{place}, which does not exist: the plugin never started, so nothing can be judged\nhint: check the path of the script after `--` (relative paths start from --cwd, or from here)",
+            plan.command.program(),
+            script.display()
+        ))
+        .into());
+    }
     let deadlines = Deadlines { request: Duration::from_millis(plan.timeout_ms), ..Deadlines::default() };
     let show_progress = progress && std::io::stderr().is_terminal();
     let options = Options {
