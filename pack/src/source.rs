@@ -45,6 +45,10 @@ pub enum LoadError {
     Read { file: PathBuf, source: std::io::Error },
     #[error("{file}: {size} bytes; a pack may be at most {MAX_PACK_BYTES} bytes (is this the right file?)")]
     TooLarge { file: PathBuf, size: u64 },
+    #[error(
+        "{file}: more than {MAX_PACK_BYTES} bytes and still going (a device, a pipe or a FIFO?); a pack is a file of at most that size"
+    )]
+    Endless { file: PathBuf },
     #[error("{file}:{line}:{column}: not UTF-8 text (a pack is UTF-8 {format}); re-save the file as UTF-8")]
     NotUtf8 { file: PathBuf, format: Format, line: u32, column: u32 },
     #[error("{file}:{line}:{column}: not valid {format}: {message}")]
@@ -133,7 +137,15 @@ pub fn load(path: &Path) -> Result<Document, LoadError> {
     if size > MAX_PACK_BYTES {
         return Err(LoadError::TooLarge { file, size });
     }
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Read { file: file.clone(), source })?;
+    // The size check above sees only regular files: a device, a pipe or a
+    // FIFO says 0 and may never end, so every read is bounded.
+    let mut bytes = Vec::new();
+    let read =
+        std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_PACK_BYTES + 1), &mut bytes));
+    read.map_err(|source| LoadError::Read { file: file.clone(), source })?;
+    if bytes.len() as u64 > MAX_PACK_BYTES {
+        return Err(LoadError::Endless { file });
+    }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -434,6 +446,14 @@ fn flatten(node: serde_saphyr::Spanned<Node>, pointer: String, document: &mut Do
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_endless_input_is_refused_after_the_cap_not_read_forever() {
+        // /dev/zero reports size 0 and never ends.
+        let err = load(Path::new("/dev/zero")).unwrap_err();
+        assert!(matches!(err, LoadError::Endless { .. }), "{err}");
+        assert!(err.to_string().contains("/dev/zero: more than 16777216 bytes and still going"), "{err}");
+    }
 
     #[test]
     fn json_places_point_at_values_and_keys() {
