@@ -141,7 +141,14 @@ impl Certificate {
 
     /// Reads a certificate file.
     pub fn load(path: &Path) -> Result<Certificate, CertificateError> {
-        let text = std::fs::read_to_string(path).map_err(|source| CertificateError::Io { path: path.to_path_buf(), source })?;
+        let io = |source| CertificateError::Io { path: path.to_path_buf(), source };
+        let mut text = String::new();
+        // A certificate is a few KiB; a device or a pipe named as one must not be read forever.
+        std::fs::File::open(path).and_then(|f| f.take(MAX_CERTIFICATE_BYTES + 1).read_to_string(&mut text)).map_err(io)?;
+        if text.len() as u64 > MAX_CERTIFICATE_BYTES {
+            let problem = format!("more than {MAX_CERTIFICATE_BYTES} bytes");
+            return Err(CertificateError::Invalid { path: path.to_path_buf(), problem });
+        }
         serde_json::from_str(&text).map_err(|e| CertificateError::Invalid { path: path.to_path_buf(), problem: e.to_string() })
     }
 
@@ -188,10 +195,19 @@ fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| p.is_file())
 }
 
+/// The most a certificate file may hold (one lists a check result per line of a report).
+const MAX_CERTIFICATE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Lowercase hex SHA-256 of a file.
 fn sha256_of(path: &Path) -> Result<String, CertificateError> {
     let io = |source| CertificateError::Io { path: path.to_path_buf(), source };
     let mut file = std::fs::File::open(path).map_err(io)?;
+    // Only a regular file has bytes to certify: /dev/zero or a FIFO would be read forever.
+    if !file.metadata().map_err(io)?.is_file() {
+        let not_file =
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file (a device, pipe or FIFO has no fixed bytes to hash)");
+        return Err(io(not_file));
+    }
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
@@ -207,6 +223,14 @@ fn sha256_of(path: &Path) -> Result<String, CertificateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_device_is_never_read_to_its_end() {
+        let err = sha256_of(Path::new("/dev/zero")).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        let err = Certificate::load(Path::new("/dev/zero")).unwrap_err();
+        assert!(err.to_string().contains("more than 16777216 bytes"), "{err}");
+    }
 
     #[test]
     fn sha256_is_the_standard_one() {
