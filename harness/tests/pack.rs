@@ -107,6 +107,29 @@ fn a_huge_file_is_refused_before_it_is_parsed() {
 }
 
 #[test]
+fn an_endless_input_is_exit_2_after_the_cap() {
+    let (code, out, _) = run(&["pack", "check", "/dev/zero"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("/dev/zero: more than 16777216 bytes and still going"), "{out}");
+}
+
+#[test]
+fn control_characters_from_a_pack_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    // An ESC sequence in a prompt key and an OSC in a tool name: both are reported, escaped.
+    let pack = write(
+        &dir,
+        "evil.json",
+        "{\"id\": \"p\", \"name\": \"p\", \"version\": \"1.0.0\", \"template_engine\": {\"version\": \"v1\", \"syntax\": \"{{variable}}\"},\n \"prompts\": {\"x\\u001b[2J\": {\"id\": \"x\", \"name\": \"x\", \"version\": \"1.0.0\", \"system_template\": \"hi\", \"tools\": [\"t\\u001b]8;;http://e\\u0007\"]}}}\n",
+    );
+    for args in [&["pack", "check", pack.as_str()][..], &["pack", "render", pack.as_str(), "--prompt", "x\u{1b}[2J"][..]] {
+        let (_, out, err) = run(args);
+        assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "raw control bytes reached stdout: {out:?}");
+        assert!(out.contains("\\u{1b}") || err.contains("\\u{1b}"), "the escape is shown, not dropped: {out}{err}");
+    }
+}
+
+#[test]
 fn usage_mistakes_are_exit_2_naming_the_valid_values() {
     let (code, _, err) = run(&["pack", "check", "--profile", "promptkit@0.0.1", EXAMPLE]);
     assert_eq!(code, 2);

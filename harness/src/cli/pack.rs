@@ -112,7 +112,8 @@ fn check(profiles: &[PackProfile], format: PackFormat, packs: &[PathBuf]) -> any
             entries.extend(unreadable.iter().map(|(file, error)| serde_json::json!({"file": file, "error": error})));
             crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&serde_json::json!({"packs": entries}))?));
         }
-        PackFormat::Text => crate::output::emit(&check_text(&reports, &unreadable)),
+        // Names, messages and file names come from the pack: escape control and bidi characters.
+        PackFormat::Text => crate::output::emit(&crate::report::escape(&check_text(&reports, &unreadable))),
     }
     Ok(if !unreadable.is_empty() {
         ExitCode::from(2)
@@ -205,7 +206,7 @@ fn render(
                 serde_json::to_string_pretty(&serde_json::json!({"file": pack.display().to_string(), "renders": entries}))?
             ));
         }
-        PackFormat::Text => crate::output::emit(&render_text(&rendered)),
+        PackFormat::Text => crate::output::emit(&crate::report::escape(&render_text(&rendered))),
     }
     // Exit 1 when some implementation does not send the prompt as written: a fallback, a raw
     // template or a refusal is what a pack author runs this command to catch.
