@@ -149,7 +149,14 @@ impl Certificate {
             let problem = format!("more than {MAX_CERTIFICATE_BYTES} bytes");
             return Err(CertificateError::Invalid { path: path.to_path_buf(), problem });
         }
-        serde_json::from_str(&text).map_err(|e| CertificateError::Invalid { path: path.to_path_buf(), problem: e.to_string() })
+        let cert: Certificate =
+            serde_json::from_str(&text).map_err(|e| CertificateError::Invalid { path: path.to_path_buf(), problem: e.to_string() })?;
+        // A digest that is not one cannot have "changed": the file is broken, not the plugin.
+        if let Some(f) = cert.files.iter().find(|f| f.sha256.len() != 64 || !f.sha256.bytes().all(|b| b.is_ascii_hexdigit())) {
+            let problem = format!("the sha256 of {} is {:?}, not 64 hex digits", f.path.display(), f.sha256);
+            return Err(CertificateError::Invalid { path: path.to_path_buf(), problem });
+        }
+        Ok(cert)
     }
 
     /// Whether every hashed file still has the certified bytes.

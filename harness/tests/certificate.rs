@@ -64,6 +64,14 @@ fn a_certificate_goes_stale_when_the_certified_script_changes() {
     let (code, out, _) = run(dir.path(), &["certificate", "check", "cert.json"]);
     assert_eq!(code, 1);
     assert!(out.contains("guard.sh (argument) cannot be read"), "{out}");
+
+    // A digest that is not one is a broken certificate (exit 2), not a changed file (exit 1).
+    let mut broken = cert.clone();
+    broken["files"][0]["sha256"] = Value::from("not-a-digest");
+    std::fs::write(dir.path().join("broken.json"), broken.to_string()).unwrap();
+    let (code, _, err) = run(dir.path(), &["certificate", "check", "broken.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("broken.json: not a proctor certificate (the sha256 of") && err.contains("not 64 hex digits"), "{err}");
 }
 
 #[test]
