@@ -1,0 +1,8 @@
+"""The comparisons interop/fidelity.py runs, one module each.
+
+runtime   the targets, proctor and the drivers, the records a run leaves
+outcome   what a driver's lines say the runtime did
+wire      proctor's requests re-sent by the runtime's own code, and verify
+faults    proctor's verdict per mock fault against what the runtime did
+cases     the examples' cases through the runtime to the real plugin
+"""
