@@ -4,9 +4,10 @@
 
 use crate::scenario::{Guardrail, GuardrailSpec};
 
-/// proctor's stand-in for PromptKit's default blocked text (the research
-/// notes do not quote it); scenarios that care set `message`.
-pub(super) const DEFAULT_BLOCKED: &str = "[blocked by content policy]";
+/// PromptKit's text for blocked content when the validator sets no
+/// `message` (runtime/prompt/registry.go:247 DefaultBlockedMessage at
+/// v1.5.11; a hand run of the real SDK showed it, see FIDELITY.md).
+pub(super) const DEFAULT_BLOCKED: &str = "Sorry, we can't provide this response as it would violate our content policy.";
 
 /// Which side of the LLM call a guardrail judges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
