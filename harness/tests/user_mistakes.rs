@@ -256,11 +256,11 @@ fn verify_with_nothing_to_judge_is_a_usage_error_not_conformant() {
     let (code, out, err) = run(&["verify", "--scenario", scenario, "--record", &d]);
     assert_eq!(code, 2, "{out}");
     assert!(err.contains(&format!("nothing to judge: no <plugin>.jsonl records in {d}")), "{err}");
-    // A record for a plugin the scenario does not have (a misnamed file): every check skips.
+    // A record for a plugin the scenario does not have (a misnamed file): named, with the plugins there are.
     std::fs::write(dir.path().join("someone_else.jsonl"), "").unwrap();
     let (code, out, err) = run(&["verify", "--scenario", scenario, "--record", &d]);
     assert_eq!(code, 2, "{out}");
-    assert!(err.contains("nothing was judged: every check was skipped"), "{err}");
+    assert!(err.contains("someone_else.jsonl: no mock plugin of the scenario is named `someone_else`; its mock plugins: "), "{err}");
 }
 
 #[test]

@@ -133,6 +133,17 @@ fn received(scenario: &Scenario, evidence: &Evidence) -> Result<Vec<Received>, B
         let calls_expected = Some(tool_calls_to(scenario, evidence.journal.as_deref(), &plugin.name));
         out.push(Received { plugin: plugin.name.clone(), family, roles, sessions, calls_expected });
     }
+    // A record named after no mock plugin judges nothing, and the plugin it
+    // was meant for would be judged as never started: the user's mistake.
+    let mocks: Vec<&str> = scenario.plugins.iter().filter(|p| matches!(p.process, Process::Mock(_))).map(|p| p.name.as_str()).collect();
+    if let Some(stray) = evidence.records.iter().find(|f| !f.file_stem().and_then(|s| s.to_str()).is_some_and(|s| mocks.contains(&s))) {
+        return Err(BadInput(format!(
+            "{}: no mock plugin of the scenario is named `{}`; its mock plugins: {}\nhint: a record is named after the plugin it records (--record DIR/<plugin>.jsonl)",
+            stray.display(),
+            stray.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default(),
+            if mocks.is_empty() { "none".to_string() } else { mocks.join(", ") }
+        )));
+    }
     Ok(out)
 }
 
