@@ -70,8 +70,7 @@ pub fn check(document: &Document, profile: PackProfile) -> PackReport {
 
 /// Whether `profile`'s implementation refuses to load the pack over this diagnostic. The spec makes
 /// every error a refusal; PromptKit opens a pack whose templates it cannot fill (it sends them raw
-/// at run time) and one whose workflow never ends (it runs until a budget stops it).
+/// at run time).
 pub fn refuses_to_open(diagnostic: &Diagnostic, profile: PackProfile) -> bool {
-    diagnostic.severity == Severity::Error
-        && !(profile.is_promptkit() && (diagnostic.rule.starts_with("TEMPLATE-") || diagnostic.rule == "WORKFLOW-NO-END"))
+    diagnostic.severity == Severity::Error && !(profile.is_promptkit() && diagnostic.rule.starts_with("TEMPLATE-"))
 }

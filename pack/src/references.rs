@@ -564,7 +564,10 @@ fn graph(states: &Map<String, Value>, entry: &str, out: &mut Findings) {
     }
     if !reached.keys().any(|name| terminal(&states[name])) {
         let cycle: Vec<&str> = reached.keys().map(String::as_str).collect();
-        out.error(
+        // A warning, not an error: RFC 0009 (Adoption Strategy) keeps workflows
+        // without a terminal state valid; the author should still hear that this
+        // one can only stop on a budget or from outside.
+        out.warning(
             "/workflow/entry",
             "WORKFLOW-NO-END",
             format!(
