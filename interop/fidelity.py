@@ -80,7 +80,7 @@ def main() -> int:
     listed = load_exceptions(Path(args.exceptions))
     with tempfile.TemporaryDirectory(prefix="proctor-fidelity-") as work:
         absolute = lambda p: str(Path(p).resolve())  # noqa: E731 (commands run from the repository root)
-        tools = Tools(absolute(args.proctor), absolute(args.picoclaw_host), absolute(args.promptkit_host), Path(work), args.verbose)
+        tools = Tools(absolute(args.proctor), absolute(args.picoclaw_host), absolute(args.promptkit_host), Path(work))
         found: list[Comparison] = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for t in targets:

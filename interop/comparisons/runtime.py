@@ -72,12 +72,11 @@ TARGETS += [Target("promptkit-server", "tool", PROMPTKIT, "server-tool")]
 
 
 class Tools:
-    def __init__(self, proctor: str, picoclaw_host: str, promptkit_host: str, work: Path, verbose: bool):
+    def __init__(self, proctor: str, picoclaw_host: str, promptkit_host: str, work: Path):
         self.proctor = proctor
         self.picoclaw_host = picoclaw_host
         self.promptkit_host = promptkit_host
         self.work = work
-        self.verbose = verbose
         self._n = itertools.count()
 
     def tmp(self, stem: str) -> Path:

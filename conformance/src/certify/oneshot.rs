@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::check::{Evidence, Failure, last_bytes, tolerance};
+use crate::check::{Evidence, Failure, answer_checks, last_bytes, tolerance};
 use crate::client::{OneShotReply, one_shot};
 use crate::framing::{Document, ReplyBody, Violation, parse_envelope, read_document};
 use crate::protocol::{Family, Profile, Role, promptkit_exec, runok_extension, wire};
@@ -48,8 +48,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     let mut not_in_profile = Vec::new();
     if role == Role::SessionHook && !profile.promptkit_reads_session_hook_stdout() {
         // Nothing on stdout is read, so nothing about it can break PromptKit:
-        // the checks an eval hook is spared (the catalogue's WRITES_ANSWERS), and the ack.
-        not_in_profile.extend(["HOOK-OBSERVE-ACK", "FRAMING-SINGLE-DOCUMENT", "FRAMING-COMPACT", "FRAMING-UTF8", "FRAMING-NO-BOM"]);
+        // the checks an eval hook is spared, and the ack.
+        not_in_profile.push("HOOK-OBSERVE-ACK");
+        not_in_profile.extend(answer_checks());
     }
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);

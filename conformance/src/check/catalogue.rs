@@ -107,6 +107,13 @@ impl CheckDef {
     }
 }
 
+/// The checks that judge what a plugin writes on stdout: the ones a plugin
+/// whose stdout the runtime discards is spared (an eval hook always; a
+/// PromptKit session hook under its runtime profile).
+pub fn answer_checks() -> impl Iterator<Item = CheckId> {
+    CATALOGUE.iter().filter(|c| c.scope == WRITES_ANSWERS).map(|c| c.id)
+}
+
 /// The check with this id.
 pub fn lookup(id: &str) -> Option<&'static CheckDef> {
     CATALOGUE.iter().find(|c| c.id == id)

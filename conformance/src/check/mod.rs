@@ -9,6 +9,6 @@ mod evidence;
 mod outcome;
 pub mod tolerance;
 
-pub use catalogue::{CATALOGUE, CheckDef, CheckId, Group, Level, Scope, lookup};
+pub use catalogue::{CATALOGUE, CheckDef, CheckId, Group, Level, Scope, answer_checks, lookup};
 pub use evidence::{Evidence, clip, last_bytes};
 pub use outcome::{Failure, Outcome, Status};
