@@ -5,6 +5,7 @@
 //!
 //! - [`cli`]: the command line (`proctor certify`, `run`, `verify`, `load`, the mocks).
 //! - [`testing`]: the `cargo test` entry, one trial per scenario file.
+//! - [`snapshot`]: where a scenario's snapshot lives, and whether a transcript still matches it.
 //! - [`runner`]: run one scenario and judge its expectations.
 //! - [`pipeline`]: each runtime's semantics, played against real plugins.
 //! - [`context`]: what a pipeline holds while it plays a runtime (scripted LLM, journal, plugin commands).
@@ -31,5 +32,6 @@ pub mod record;
 pub mod report;
 pub mod runner;
 pub mod scenario;
+pub mod snapshot;
 pub mod testing;
 pub mod verify;

@@ -72,9 +72,9 @@ pub fn unique_ids(files: &[PathBuf]) -> Result<(), Failed> {
 /// A snapshot whose scenario was deleted or renamed would linger unnoticed.
 pub fn no_orphan_snapshots(dir: &Path, files: &[PathBuf]) -> Result<(), Failed> {
     let ids: Vec<(PathBuf, String)> =
-        files.iter().filter_map(|f| Some((f.parent()?.join("snapshots"), load(f).ok()?.id.replace('/', "__")))).collect();
+        files.iter().filter_map(|f| Some((crate::snapshot::dir(f), crate::snapshot::name(&load(f).ok()?.id)))).collect();
     let mut orphans = Vec::new();
-    let mut dirs: Vec<PathBuf> = files.iter().filter_map(|f| f.parent().map(|p| p.join("snapshots"))).collect();
+    let mut dirs: Vec<PathBuf> = files.iter().map(|f| crate::snapshot::dir(f)).collect();
     dirs.sort();
     dirs.dedup();
     for snapshots in dirs {
@@ -109,12 +109,12 @@ fn run_one(path: &PathBuf, env: &RunEnv) -> Result<(), Failed> {
         return Err(format!("{}\n\ntranscript:\n{transcript}", result.problems.join("\n")).into());
     }
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(path.parent().unwrap_or(Path::new(".")).join("snapshots"));
+    settings.set_snapshot_path(crate::snapshot::dir(path));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_input_file(path);
     settings.set_omit_expression(true);
     settings.set_description(scenario.description.clone());
-    let name = scenario.id.replace('/', "__");
+    let name = crate::snapshot::name(&scenario.id);
     // insta panics on a mismatch; libtest-mimic reports the panic as this trial's failure.
     settings.bind(|| insta::assert_yaml_snapshot!(name, result.transcript.entries));
     Ok(())

@@ -63,3 +63,51 @@ fn a_malformed_scenario_is_a_failing_trial_with_its_location() {
     let (_, failed) = failing(dir.path());
     assert_eq!(failed, 1);
 }
+
+/// `proctor run FOLDER` from the repository root: (exit code, stdout).
+fn proctor_run(dir: &Path) -> (i32, String) {
+    let out = std::process::Command::new(proctor())
+        .current_dir(repo_root())
+        .args(["run", "--no-progress", &dir.display().to_string()])
+        .output()
+        .unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn proctor_run_judges_the_snapshot_cargo_test_judges() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_scenario("uppercase-status-falls-back-to-ask", d);
+    assert_eq!(proctor_run(d).0, 0, "the pristine copy passes");
+    let snap = d.join("snapshots/runok__uppercase-status-falls-back-to-ask.snap");
+    let text = std::fs::read_to_string(&snap).unwrap();
+    std::fs::write(&snap, text.replace("DENY", "DENIED")).unwrap();
+    let (code, out) = proctor_run(d);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("snapshot: the transcript differs from") && out.contains("at entry 3:"), "{out}");
+    std::fs::write(&snap, "garbage").unwrap();
+    let (code, out) = proctor_run(d);
+    assert_eq!(code, 2, "a snapshot that cannot be read judges nothing: {out}");
+    assert!(out.contains("is malformed"), "{out}");
+}
+
+#[test]
+fn a_scenario_that_expects_nothing_is_judged_by_its_snapshot_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_scenario("uppercase-status-falls-back-to-ask", d);
+    let yaml = d.join("uppercase-status-falls-back-to-ask.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let without = &text[..text.find("\nexpect:").expect("the scenario has expectations")];
+    std::fs::write(&yaml, format!("{without}\n")).unwrap();
+    assert_eq!(proctor_run(d).0, 0, "its snapshot still judges it");
+    let snap = d.join("snapshots/runok__uppercase-status-falls-back-to-ask.snap");
+    let text = std::fs::read_to_string(&snap).unwrap();
+    std::fs::write(&snap, text.replace("DENY", "DENIED")).unwrap();
+    assert_eq!(proctor_run(d).0, 1, "a crashing or changed plugin fails it");
+    std::fs::remove_file(&snap).unwrap();
+    let (code, out) = proctor_run(d);
+    assert_eq!(code, 2, "nothing judges it: {out}");
+    assert!(out.contains("the scenario judges nothing: it has no `expect`, and there is no snapshot at"), "{out}");
+}

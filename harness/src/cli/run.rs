@@ -2,7 +2,7 @@
 //! the exit code (2 when a scenario file is malformed).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -14,7 +14,8 @@ use proctor_conformance::protocol::Profile;
 use crate::context::RunEnv;
 use crate::report::escape;
 use crate::runner::{RunResult, run};
-use crate::scenario::{discover, load};
+use crate::scenario::{Scenario, discover, load};
+use crate::snapshot::Comparison;
 
 pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     let paths = if args.paths.is_empty() { vec![PathBuf::from("scenarios")] } else { args.paths.clone() };
@@ -84,6 +85,8 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
         Arc::new(RunEnv { root: std::env::current_dir()?, mock_program: std::env::current_exe()?, record_dir: args.record_dir.clone() });
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     let progress = std::io::stderr().is_terminal() && !args.no_progress;
+    // A snapshot records a run under the scenario's own profile; `--profile` runs others.
+    let own_profile = args.profile.is_none();
     let total = scenarios.len();
     let results: Vec<RunResult> = runtime::run(async move {
         let permits = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
@@ -96,6 +99,7 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
                 let _permit = permits.acquire_owned().await;
                 let mut result = run(&scenario, &env).await;
                 result.file = Some(file.display().to_string());
+                judge_snapshot(&mut result, &file, &scenario, own_profile);
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
                 if progress {
                     eprint!("\r\x1b[2K  {n}/{total} {}", escape(&scenario.id));
@@ -135,4 +139,42 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
         (0, 0, true) => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
+}
+
+/// The snapshot beside a scenario judges `proctor run` as it judges `cargo test`.
+/// A scenario that expects nothing and has no snapshot to compare would judge
+/// nothing: it is refused as written (exit 2), never reported as passing.
+fn judge_snapshot(result: &mut RunResult, file: &Path, scenario: &Scenario, own_profile: bool) {
+    if result.unusable {
+        return;
+    }
+    let snapshot = crate::snapshot::path(file, &scenario.id);
+    let comparison = match own_profile {
+        true => crate::snapshot::compare(&snapshot, &result.transcript.entries),
+        false => Ok(Comparison::Missing),
+    };
+    let judges_nothing = |why: String| {
+        format!(
+            "{}: the scenario judges nothing: it has no `expect`, and {why}\nhint: add an expectation (`expect: {{outcome: …}}`), or record a snapshot with `cargo test`",
+            file.display()
+        )
+    };
+    match comparison {
+        Ok(Comparison::Matches) => {}
+        Ok(Comparison::Differs(why)) if result.passed() => result.problems.push(why),
+        Ok(Comparison::Differs(_)) => {} // its unmet expectations already say what went wrong
+        Ok(Comparison::Missing) if scenario.expect.is_empty() => {
+            let why = match own_profile {
+                true => format!("there is no snapshot at {}", snapshot.display()),
+                false => "its snapshot holds only for its own profile (run it without `--profile`)".to_string(),
+            };
+            *result = RunResult::unusable(scenario, judges_nothing(why));
+            result.file = Some(file.display().to_string());
+        }
+        Ok(Comparison::Missing) => {}
+        Err(e) => {
+            *result = RunResult::unusable(scenario, e);
+            result.file = Some(file.display().to_string());
+        }
+    }
 }

@@ -389,6 +389,34 @@ pub struct Expectations {
     pub workflow: Option<ExpectWorkflow>,
 }
 
+impl Expectations {
+    /// Whether nothing is expected: such a scenario is judged by its snapshot alone.
+    pub fn is_empty(&self) -> bool {
+        let Expectations {
+            outcome,
+            final_text_contains,
+            tool_results,
+            decisions,
+            received,
+            not_called,
+            denials,
+            eval_scores,
+            events,
+            workflow,
+        } = self;
+        outcome.is_none()
+            && final_text_contains.is_none()
+            && tool_results.is_empty()
+            && decisions.is_empty()
+            && received.is_empty()
+            && not_called.is_empty()
+            && denials.is_empty()
+            && eval_scores.is_empty()
+            && events.is_empty()
+            && workflow.is_none()
+    }
+}
+
 /// An expected pack workflow run.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -1,0 +1,123 @@
+//! A scenario's snapshot: where it lives and whether a run's transcript still
+//! matches it. `cargo test` writes and reviews snapshots through insta; `proctor
+//! run` reads the same files here, so the two never disagree about one scenario.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::record::Entry;
+
+/// The snapshot of the scenario with `id` in `scenario_file`:
+/// `snapshots/<id with / as __>.snap` beside the file.
+pub fn path(scenario_file: &Path, id: &str) -> PathBuf {
+    dir(scenario_file).join(format!("{}.snap", name(id)))
+}
+
+/// The folder holding the snapshots of the scenarios in `scenario_file`'s folder.
+pub fn dir(scenario_file: &Path) -> PathBuf {
+    scenario_file.parent().unwrap_or(Path::new(".")).join("snapshots")
+}
+
+/// The snapshot's name for a scenario id (insta's file stem).
+pub fn name(id: &str) -> String {
+    id.replace('/', "__")
+}
+
+/// What comparing a transcript with its snapshot found.
+#[derive(Debug, PartialEq)]
+pub enum Comparison {
+    /// There is no snapshot for this scenario.
+    Missing,
+    /// The transcript is the one the snapshot holds.
+    Matches,
+    /// The transcript differs: a readable account of the first difference.
+    Differs(String),
+}
+
+/// Compares `entries` with the snapshot at `path`. A snapshot that cannot be
+/// read or parsed is an error: it judges nothing, and must be repaired.
+pub fn compare(path: &Path, entries: &[Entry]) -> Result<Comparison, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Comparison::Missing),
+        Err(e) => return Err(format!("cannot read the snapshot {}: {e}", path.display())),
+    };
+    let malformed = |why: &str| {
+        format!("the snapshot {} is malformed ({why})\nhint: delete it and run `cargo test` to record it again", path.display())
+    };
+    let body = body(&text).ok_or_else(|| malformed("no `---` header"))?;
+    let expected: Value = serde_saphyr::from_str(body).map_err(|e| malformed(&e.to_string()))?;
+    let got = serde_json::to_value(entries).map_err(|e| malformed(&e.to_string()))?;
+    Ok(match first_difference(&expected, &got) {
+        None => Comparison::Matches,
+        Some(at) => Comparison::Differs(format!(
+            "snapshot: the transcript differs from {} {at}\nhint: if the change is intended, record it again with `cargo test` and review it (`cargo insta review`)",
+            path.display()
+        )),
+    })
+}
+
+/// The YAML after insta's `---`-delimited header.
+fn body(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("---\n")?;
+    let end = rest.find("\n---\n")?;
+    Some(&rest[end + "\n---\n".len()..])
+}
+
+/// Equal as insta writes them: its YAML drops a float's `.0` (`1.0` is `1`), so
+/// numbers are equal by value.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, a)| y.get(k).is_some_and(|b| same(a, b))),
+        _ => a == b,
+    }
+}
+
+/// Where two transcripts first differ, said in the transcript's own terms.
+fn first_difference(expected: &Value, got: &Value) -> Option<String> {
+    let (want, have) = (expected.as_array()?, got.as_array()?);
+    for (i, (w, h)) in want.iter().zip(have).enumerate() {
+        if !same(w, h) {
+            let what = |e: &Value| format!("{} {}: {}", e["channel"].as_str().unwrap_or("?"), e["kind"].as_str().unwrap_or("?"), e["body"]);
+            return Some(format!("at entry {}:\n  expected {}\n  got      {}", i + 1, what(w), what(h)));
+        }
+    }
+    match want.len().cmp(&have.len()) {
+        std::cmp::Ordering::Equal => None,
+        std::cmp::Ordering::Less => Some(format!("after entry {}: the run has {} more entries", want.len(), have.len() - want.len())),
+        std::cmp::Ordering::Greater => {
+            Some(format!("after entry {}: the snapshot has {} more entries", have.len(), want.len() - have.len()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(kind: &str, body: &str) -> Entry {
+        Entry { channel: "plugin g".into(), kind: kind.into(), body: body.into() }
+    }
+
+    #[test]
+    fn a_transcript_matches_its_snapshot_and_the_first_difference_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let snap = dir.path().join("t.snap");
+        assert_eq!(compare(&snap, &[]), Ok(Comparison::Missing));
+        std::fs::write(&snap, "---\nsource: x\n---\n- channel: plugin g\n  kind: stdout\n  body: \"{\\\"ok\\\":true}\\n\"\n").unwrap();
+        assert_eq!(compare(&snap, &[entry("stdout", "{\"ok\":true}\n")]), Ok(Comparison::Matches));
+        let Ok(Comparison::Differs(why)) = compare(&snap, &[entry("stdout", "{\"ok\":false}\n")]) else { panic!() };
+        assert!(why.contains("at entry 1:") && why.contains("ok\\\":false"), "{why}");
+        let Ok(Comparison::Differs(why)) = compare(&snap, &[entry("stdout", "{\"ok\":true}\n"), entry("stderr", "x")]) else { panic!() };
+        assert!(why.contains("the run has 1 more entries"), "{why}");
+        std::fs::write(&snap, "---\nsource: x\n---\n- {channel: e, kind: decision, body: {score: 1}}\n").unwrap();
+        let score = |v: f64| Entry { channel: "e".into(), kind: "decision".into(), body: serde_json::json!({"score": v}) };
+        assert_eq!(compare(&snap, &[score(1.0)]), Ok(Comparison::Matches), "insta writes 1.0 as 1");
+        assert!(matches!(compare(&snap, &[score(0.5)]), Ok(Comparison::Differs(_))));
+        std::fs::write(&snap, "no header").unwrap();
+        assert!(compare(&snap, &[]).unwrap_err().contains("is malformed"));
+    }
+}
