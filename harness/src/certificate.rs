@@ -2,11 +2,17 @@
 //! were certified.
 //!
 //! A plugin author certifies once, then ships. The certificate records every
-//! check's outcome and the SHA-256 of the plugin's executable and of every
-//! file named on its command line (the script), so `proctor certificate
-//! check` can tell, later and elsewhere, whether the certificate is still
-//! about the plugin that is there now. A badge (a shields.io endpoint) says
-//! the verdict in one line.
+//! check's outcome and the SHA-256 of the plugin's executable, of every file
+//! named on its command line (the script), of the files that shaped the
+//! judgment (cases, schema, baseline) and of any the author adds (`--covers`),
+//! so `proctor certificate check` can tell, later and elsewhere, whether the
+//! certificate is still about the plugin that is there now. A badge (a
+//! shields.io endpoint) says the verdict in one line.
+//!
+//! A certificate is consistent by construction: its verdicts must be the ones
+//! its outcomes give, it must hold outcomes under every profile it names, and a
+//! digest over its content shows an edit. The digest is not a signature (anyone
+//! can compute one); `certificate check --rerun` certifies again to be sure.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -39,6 +45,14 @@ pub struct Certificate {
     pub checks: Vec<CheckOutcome>,
     /// The hashed files.
     pub files: Vec<HashedFile>,
+    /// Baseline entries that no longer applied (they failed the run).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stale_baseline: Vec<String>,
+    /// The `proctor certify` arguments that produced it, to be run again by
+    /// `certificate check --rerun` (from `cwd`).
+    pub invocation: Vec<String>,
+    /// `sha256:` and the SHA-256 of the certificate's compact JSON with this field empty.
+    pub digest: String,
 }
 
 /// One check's outcome under one profile.
@@ -60,7 +74,8 @@ pub struct CheckOutcome {
 pub struct HashedFile {
     /// The path as resolved when certifying (absolute).
     pub path: PathBuf,
-    /// `executable` (argv[0], found on PATH) or `argument` (a file named on the command line).
+    /// `executable` (argv[0], found on PATH), `argument` (a file named on the
+    /// command line), `cases`, `schema`, `baseline`, or `covered` (`--covers`).
     pub role: String,
     /// Lowercase hex SHA-256 of the contents.
     pub sha256: String,
@@ -104,19 +119,31 @@ pub enum CertificateError {
 }
 
 impl Certificate {
-    /// The certificate of `report`, hashing the plugin's files as they are now.
-    pub fn of(report: &Report, cwd: &Path) -> Result<Certificate, CertificateError> {
-        let mut files = Vec::new();
+    /// The certificate of `report`, hashing the plugin's files as they are now,
+    /// and `inputs` (each with its role; a folder stands for every file under it).
+    pub fn of(report: &Report, cwd: &Path, invocation: Vec<String>, inputs: &[(&str, PathBuf)]) -> Result<Certificate, CertificateError> {
+        let mut files: Vec<HashedFile> = Vec::new();
+        let mut add = |path: PathBuf, role: &str| -> Result<(), CertificateError> {
+            if !files.iter().any(|f| f.path == path) {
+                files.push(HashedFile { sha256: sha256_of(&path)?, path, role: role.into() });
+            }
+            Ok(())
+        };
         if let Some(program) = report.command.first().and_then(|p| resolve_program(p, cwd)) {
-            files.push(HashedFile { sha256: sha256_of(&program)?, path: program, role: "executable".into() });
+            add(program, "executable")?;
         }
         for arg in report.command.iter().skip(1) {
             let path = cwd.join(arg);
-            if path.is_file() && !files.iter().any(|f| f.path == path) {
-                files.push(HashedFile { sha256: sha256_of(&path)?, path, role: "argument".into() });
+            if path.is_file() {
+                add(path, "argument")?;
             }
         }
-        Ok(Certificate {
+        for (role, path) in inputs {
+            for file in files_under(&cwd.join(path))? {
+                add(file, role)?;
+            }
+        }
+        let mut certificate = Certificate {
             proctor_version: report.proctor_version.to_string(),
             protocol: report.protocol.clone(),
             role: report.role.clone(),
@@ -136,7 +163,56 @@ impl Certificate {
                 })
                 .collect(),
             files,
-        })
+            stale_baseline: report.stale_baseline.clone(),
+            invocation,
+            digest: String::new(),
+        };
+        certificate.digest = certificate.computed_digest();
+        Ok(certificate)
+    }
+
+    /// The digest of everything but the digest itself.
+    fn computed_digest(&self) -> String {
+        let unsigned = Certificate { digest: String::new(), ..self.clone() };
+        let bytes = serde_json::to_vec(&unsigned).unwrap_or_default();
+        format!("sha256:{}", hex(&Sha256::digest(&bytes)))
+    }
+
+    /// Why this is not a certificate proctor could have written, if it is not:
+    /// no outcome, an outcome under no profile, a verdict its outcomes do not
+    /// give, or content that changed after the digest was taken.
+    fn inconsistency(&self) -> Option<String> {
+        if self.checks.is_empty() {
+            return Some("it holds no check outcome, so it certifies nothing".into());
+        }
+        if let Some(c) = self.checks.iter().find(|c| !STATUSES.contains(&c.status.as_str())) {
+            return Some(format!("{} under {} has the status {:?}; a status is one of {}", c.id, c.profile, c.status, STATUSES.join(", ")));
+        }
+        if let Some(c) = self.checks.iter().find(|c| !self.profiles.contains(&c.profile)) {
+            return Some(format!("{} has an outcome under {}, a profile it does not list", c.id, c.profile));
+        }
+        let verdict_of = |failed: bool| if failed { Verdict::Nonconformant } else { Verdict::Conformant };
+        for profile in &self.profiles {
+            let outcomes: Vec<&CheckOutcome> = self.checks.iter().filter(|c| &c.profile == profile).collect();
+            if outcomes.iter().all(|c| c.status == "skip") {
+                return Some(format!("no check ran under {profile}, so it certifies nothing there"));
+            }
+            let derived = verdict_of(outcomes.iter().any(|c| c.status == "fail"));
+            if self.profile_verdicts.get(profile) != Some(&derived) {
+                return Some(format!("its verdict under {profile} is not {}, the verdict its outcomes give", verdict_name(derived)));
+            }
+        }
+        if self.profile_verdicts.len() != self.profiles.len() {
+            return Some("it gives verdicts for profiles it does not list".into());
+        }
+        let derived = verdict_of(self.profile_verdicts.values().any(|v| *v == Verdict::Nonconformant) || !self.stale_baseline.is_empty());
+        if self.verdict != derived {
+            return Some(format!("its verdict is not {}, the verdict its outcomes give", verdict_name(derived)));
+        }
+        if self.digest != self.computed_digest() {
+            return Some("its content does not match its digest: it was edited after proctor wrote it".into());
+        }
+        None
     }
 
     /// Reads a certificate file.
@@ -156,7 +232,25 @@ impl Certificate {
             let problem = format!("the sha256 of {} is {:?}, not 64 hex digits", f.path.display(), f.sha256);
             return Err(CertificateError::Invalid { path: path.to_path_buf(), problem });
         }
-        Ok(cert)
+        match cert.inconsistency() {
+            Some(problem) => Err(CertificateError::Invalid { path: path.to_path_buf(), problem }),
+            None => Ok(cert),
+        }
+    }
+
+    /// What the certificate covers, and what it cannot see, in lines for people.
+    pub fn coverage(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "covers {} file(s): {}",
+            self.files.len(),
+            self.files.iter().map(|f| format!("{} ({})", f.path.display(), f.role)).collect::<Vec<_>>().join(", ")
+        )];
+        if let Some(at) = self.command.iter().position(|a| a == "-m") {
+            let module = self.command.get(at + 1).map_or("", String::as_str);
+            lines.push(format!("`-m {module}` runs a module the certificate does not cover: add its folder with --covers"));
+        }
+        lines.push("files these load (imports, a wrapper's own arguments) are not covered: add them with --covers PATH".into());
+        lines
     }
 
     /// Whether every hashed file still has the certified bytes.
@@ -192,6 +286,51 @@ impl Certificate {
     }
 }
 
+/// The check statuses a certificate may hold.
+const STATUSES: [&str; 5] = ["pass", "fail", "warn", "skip", "expected_failure"];
+
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Conformant => "conformant",
+        Verdict::Nonconformant => "nonconformant",
+    }
+}
+
+/// The most files a folder given to `--covers` may hold.
+const MAX_COVERED_FILES: usize = 10_000;
+
+/// `path` itself when it is a file, or every regular file under it, in a
+/// stable order (symbolic links are not followed, so a loop cannot trap it).
+fn files_under(path: &Path) -> Result<Vec<PathBuf>, CertificateError> {
+    let io = |source| CertificateError::Io { path: path.to_path_buf(), source };
+    if !std::fs::metadata(path).map_err(io)?.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut found = Vec::new();
+    let mut pending = vec![path.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let io = |source| CertificateError::Io { path: dir.clone(), source };
+        for entry in std::fs::read_dir(&dir).map_err(io)? {
+            let entry = entry.map_err(io)?;
+            let kind = entry.file_type().map_err(io)?;
+            if kind.is_dir() {
+                pending.push(entry.path());
+            } else if kind.is_file() {
+                found.push(entry.path());
+            }
+        }
+        if found.len() > MAX_COVERED_FILES {
+            let many = std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("more than {MAX_COVERED_FILES} files: cover a narrower folder"),
+            );
+            return Err(CertificateError::Io { path: path.to_path_buf(), source: many });
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
 /// argv[0] as the OS will find it: a path (relative to `cwd`) or a PATH lookup.
 fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
     if program.contains('/') {
@@ -224,7 +363,11 @@ fn sha256_of(path: &Path) -> Result<String, CertificateError> {
         }
         hasher.update(&buf[..n]);
     }
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(hex(&hasher.finalize()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -98,3 +98,108 @@ fn something_that_is_not_a_certificate_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(err.contains("missing.json"), "{err}");
 }
+
+/// Certifies `guard.sh` in `dir` with a certificate, plus `extra` flags.
+fn certify_guard(dir: &std::path::Path, extra: &[&str]) -> Value {
+    std::fs::write(dir.join("guard.sh"), GUARD).unwrap();
+    let mut args = vec!["certify", "--no-progress", "--protocol", "runok-extension", "--certificate", "cert.json"];
+    args.extend(extra);
+    args.extend(["--", "sh", "guard.sh"]);
+    let (code, _, err) = run(dir, &args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&std::fs::read_to_string(dir.join("cert.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn an_edited_certificate_is_not_a_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = certify_guard(dir.path(), &[]);
+    assert!(cert["digest"].as_str().unwrap().starts_with("sha256:"), "{cert}");
+    type Edit = fn(&mut Value);
+    let edits: [(&str, Edit); 5] = [
+        ("its verdict is not conformant, the verdict its outcomes give", |c| c["verdict"] = "nonconformant".into()),
+        ("its verdict under runok@0.3.1 is not conformant", |c| c["profile_verdicts"]["runok@0.3.1"] = "nonconformant".into()),
+        ("it holds no check outcome", |c| c["checks"] = Value::Array(vec![])),
+        ("it was edited after proctor wrote it", |c| c["command"][1] = "other.sh".into()),
+        ("it was edited after proctor wrote it", |c| {
+            // A failure made to look like a pass, verdicts and all: only the digest can tell.
+            let checks = c["checks"].as_array_mut().unwrap();
+            let pass = checks.iter_mut().find(|x| x["status"] == "pass").unwrap();
+            pass["status"] = "skip".into();
+        }),
+    ];
+    for (i, (phrase, edit)) in edits.iter().enumerate() {
+        let mut edited = cert.clone();
+        edit(&mut edited);
+        let name = format!("edited-{i}.json");
+        std::fs::write(dir.path().join(&name), edited.to_string()).unwrap();
+        let (code, out, err) = run(dir.path(), &["certificate", "check", &name]);
+        assert_eq!(code, 2, "edit {i}: {out}{err}");
+        assert!(err.contains("not a proctor certificate") && err.contains(phrase), "edit {i}: {err}");
+    }
+}
+
+#[test]
+fn rerun_certifies_again_and_names_every_outcome_that_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    certify_guard(dir.path(), &["--check", "RUNOK-*"]);
+    let (code, out, err) = run(dir.path(), &["certificate", "check", "--rerun", "cert.json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("certified again: all") && out.contains("outcome(s) are the certificate's"), "{out}");
+
+    // Same bytes on disk, different behaviour: what the script reads changed (here, the
+    // answer it prints lives in a file the certificate does not cover).
+    std::fs::write(dir.path().join("answer"), "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"allow\"}}").unwrap();
+    let reads = "#!/bin/sh\ncat >/dev/null\ncat answer\n";
+    std::fs::write(dir.path().join("guard.sh"), reads).unwrap();
+    let (code, ..) = run(
+        dir.path(),
+        &[
+            "certify",
+            "--no-progress",
+            "--protocol",
+            "runok-extension",
+            "--check",
+            "RUNOK-*",
+            "--certificate",
+            "cert.json",
+            "--",
+            "sh",
+            "guard.sh",
+        ],
+    );
+    assert_eq!(code, 0);
+    std::fs::write(dir.path().join("answer"), "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"maybe\"}}").unwrap();
+    let (code, out, _) = run(dir.path(), &["certificate", "check", "cert.json"]);
+    assert_eq!(code, 0, "the hashes cannot see it: {out}");
+    let (code, out, _) = run(dir.path(), &["certificate", "check", "--rerun", "cert.json"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("outcome(s) differ from the certificate")
+            && out.contains("RUNOK-STATUS under runok@0.3.1: pass when certified, fail now"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_certificate_covers_what_judged_the_plugin_and_what_the_author_adds() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("lib/sub")).unwrap();
+    std::fs::write(dir.path().join("lib/a.py"), "a").unwrap();
+    std::fs::write(dir.path().join("lib/sub/b.py"), "b").unwrap();
+    std::fs::write(dir.path().join("cases.yaml"), "cases:\n  - name: ls\n    request: {command: ls}\n    expect: {decision: allow}\n")
+        .unwrap();
+    let cert = certify_guard(dir.path(), &["--cases", "cases.yaml", "--covers", "lib"]);
+    let files: Vec<(String, String)> = cert["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["role"].as_str().unwrap().to_string(), f["path"].as_str().unwrap().rsplit('/').next().unwrap().to_string()))
+        .collect();
+    let names: Vec<(&str, &str)> = files.iter().map(|(r, p)| (r.as_str(), p.as_str())).collect();
+    assert_eq!(&names[1..], [("argument", "guard.sh"), ("cases", "cases.yaml"), ("covered", "a.py"), ("covered", "b.py")]);
+    std::fs::write(dir.path().join("lib/sub/b.py"), "changed").unwrap();
+    let (code, out, _) = run(dir.path(), &["certificate", "check", "cert.json"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("b.py (covered) changed"), "{out}");
+}

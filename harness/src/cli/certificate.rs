@@ -1,9 +1,12 @@
-//! `proctor certificate check FILE`: is a certificate still about the same bytes?
+//! `proctor certificate check FILE [--rerun]`: is a certificate still about the
+//! same bytes, and does certifying again still give its outcomes?
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::UsageError;
+use clap::Parser;
+
+use super::{Cli, Command, UsageError};
 use crate::certificate::{Certificate, Staleness};
 
 /// What to do with a certificate.
@@ -12,23 +15,31 @@ pub(super) enum CertificateCommand {
     /// Re-hash every file a certificate names; exit 1 when one changed.
     ///
     /// A certificate (`proctor certify --certificate FILE`) holds the SHA-256
-    /// of the plugin's executable and of every file named on its command
-    /// line. Exit 0 when all still match, 1 when any changed or is gone
-    /// (each is named), 2 when FILE is not a certificate.
+    /// of the plugin's executable, of every file named on its command line, of
+    /// the cases, schema and baseline it was judged with and of what --covers
+    /// added. Exit 0 when all still match, 1 when any changed or is gone (each
+    /// is named), 2 when FILE is not a certificate: one whose verdict its
+    /// outcomes do not give, that holds no outcome, or whose content no longer
+    /// matches its digest (it was edited).
     Check {
         /// The certificate.
         #[arg(value_name = "FILE")]
         file: PathBuf,
+        /// Certify again, from the certificate's folder with its arguments, and
+        /// compare every check's outcome: exit 1 when any differs. The digest
+        /// shows an edit but is no signature; a rerun is proof.
+        #[arg(long)]
+        rerun: bool,
     },
 }
 
 pub(super) fn run(command: CertificateCommand) -> anyhow::Result<ExitCode> {
-    let CertificateCommand::Check { file } = command;
+    let CertificateCommand::Check { file, rerun } = command;
     let certificate = Certificate::load(&file).map_err(|e| UsageError(e.to_string()))?;
     if certificate.files.is_empty() {
         return Err(UsageError(format!("{}: names no file, so there is nothing to compare", file.display())).into());
     }
-    match certificate.check() {
+    let mut current = match certificate.check() {
         Staleness::Current { files } => {
             let verdict = serde_json::to_value(certificate.verdict)?;
             crate::output::emit(&format!(
@@ -37,12 +48,66 @@ pub(super) fn run(command: CertificateCommand) -> anyhow::Result<ExitCode> {
                 certificate.command.join(" "),
                 verdict.as_str().unwrap_or_default()
             ));
-            Ok(ExitCode::SUCCESS)
+            true
         }
         Staleness::Stale { changes } => {
             let lines: String = changes.iter().map(|c| format!("  {c}\n")).collect();
             crate::output::emit(&format!("certificate stale: the certified bytes changed; certify again\n{lines}"));
-            Ok(ExitCode::from(1))
+            false
         }
+    };
+    if rerun {
+        current &= certify_again(&file, &certificate)?;
+    }
+    Ok(if current { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Certifies again as the certificate says it was certified, and compares
+/// each check's outcome. True when every one is the same.
+fn certify_again(file: &Path, certificate: &Certificate) -> anyhow::Result<bool> {
+    let argv = ["proctor", "certify", "--no-progress"].into_iter().map(String::from).chain(certificate.invocation.iter().cloned());
+    let Command::Certify(args) = Cli::try_parse_from(argv)
+        .map_err(|e| UsageError(format!("{}: its arguments cannot be run again ({})", file.display(), e.kind())))?
+        .command
+    else {
+        return Err(UsageError(format!("{}: its arguments are not a certify invocation", file.display())).into());
+    };
+    std::env::set_current_dir(&certificate.cwd).map_err(|e| {
+        UsageError(format!("{}: cannot certify again from {}, where it was certified: {e}", file.display(), certificate.cwd.display()))
+    })?;
+    let report = super::certify::report_of(&args, false)?;
+    let again = Certificate::of(&report, &certificate.cwd, certificate.invocation.clone(), &[])?;
+    let key = |c: &crate::certificate::CheckOutcome| (c.id.clone(), c.profile.clone(), c.case.clone());
+    let mut differences = Vec::new();
+    for before in &certificate.checks {
+        match again.checks.iter().find(|a| key(a) == key(before)) {
+            Some(now) if now.status == before.status => {}
+            Some(now) => differences.push(format!(
+                "{} under {}: {} when certified, {} now",
+                label(before),
+                before.profile,
+                before.status,
+                now.status
+            )),
+            None => differences.push(format!("{} under {}: {} when certified, not run now", label(before), before.profile, before.status)),
+        }
+    }
+    for now in again.checks.iter().filter(|a| !certificate.checks.iter().any(|b| key(b) == key(a))) {
+        differences.push(format!("{} under {}: not in the certificate, {} now", label(now), now.profile, now.status));
+    }
+    if differences.is_empty() {
+        crate::output::emit(&format!("certified again: all {} outcome(s) are the certificate's\n", certificate.checks.len()));
+        return Ok(true);
+    }
+    let lines: String = differences.iter().map(|d| format!("  {d}\n")).collect();
+    crate::output::emit(&format!("certified again: {} outcome(s) differ from the certificate\n{lines}", differences.len()));
+    Ok(false)
+}
+
+/// A check id, with its case when it has one.
+fn label(c: &crate::certificate::CheckOutcome) -> String {
+    match &c.case {
+        Some(case) => format!("{} [{case}]", c.id),
+        None => c.id.clone(),
     }
 }

@@ -23,6 +23,41 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     if let Some(config) = args.runtime_config.clone() {
         return super::runtime_config::run(&args, &config);
     }
+    let report = report_of(&args, !args.no_progress)?;
+    let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();
+    let mut rendered = render(&report, args.format, color);
+    if let (Some(n), Format::Text) = (args.fuzz, args.format) {
+        // Passing checks print no message in text; the seed must still be on record.
+        rendered.push_str(&format!(
+            "fuzz: {n} generated inputs per profile from seed {} (rerun with --fuzz {n} --fuzz-seed {})\n",
+            args.fuzz_seed, args.fuzz_seed
+        ));
+    }
+    match &args.output {
+        Some(path) => output::write_atomically(path, rendered.as_bytes())?,
+        None => output::emit(&rendered),
+    }
+    if args.certificate.is_some() || args.badge.is_some() {
+        let certificate = certificate_of(&args, &report)?;
+        if let Some(path) = &args.certificate {
+            output::write_atomically(path, serde_json::to_string_pretty(&certificate)?.as_bytes())?;
+            for line in certificate.coverage() {
+                eprintln!("certificate: {line}");
+            }
+        }
+        if let Some(path) = &args.badge {
+            output::write_atomically(path, serde_json::to_string_pretty(&certificate.badge())?.as_bytes())?;
+        }
+    }
+    Ok(match report.verdict {
+        Verdict::Conformant => ExitCode::SUCCESS,
+        Verdict::Nonconformant => ExitCode::from(1),
+    })
+}
+
+/// Checks the invocation, certifies, and judges the result as the flags say
+/// (selection, `--strict`, baseline): the report every output is rendered from.
+pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<proctor_conformance::certify::Report> {
     if args.pack.is_some() {
         return Err(UsageError("--pack is read with --runtime-config only (the pack whose plugins the RuntimeConfig binds)".into()).into());
     }
@@ -37,7 +72,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     if let (Some(cases), Some(path)) = (&cases, &args.cases) {
         cases.check_applicable(family, &roles, path).map_err(|e| UsageError(e.to_string()))?;
     }
-    let fuzz = fuzz_options(&args, family, &roles)?;
+    let fuzz = fuzz_options(args, family, &roles)?;
     let baseline = args.judging.validate()?;
     let require = match &args.require {
         Some(list) => Capability::parse_list(list, family, &roles).map_err(UsageError)?,
@@ -57,36 +92,39 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         command.cwd = Some(cwd.clone());
     }
     let plan = Plan { family, roles, profiles, command, cases, fuzz, require, timeout_ms: args.timeout_ms };
-    let mut report = judge(plan, !args.no_progress)?;
-    report.options = replay_options(&args);
+    let mut report = judge(plan, progress)?;
+    report.options = replay_options(args);
     args.judging.apply(&mut report, baseline.as_ref())?;
-    let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();
-    let mut rendered = render(&report, args.format, color);
-    if let (Some(n), Format::Text) = (args.fuzz, args.format) {
-        // Passing checks print no message in text; the seed must still be on record.
-        rendered.push_str(&format!(
-            "fuzz: {n} generated inputs per profile from seed {} (rerun with --fuzz {n} --fuzz-seed {})\n",
-            args.fuzz_seed, args.fuzz_seed
-        ));
+    Ok(report)
+}
+
+/// The certificate of `report`: the plugin's files, the files that shaped the
+/// judgment and those `--covers` adds, hashed now, and the arguments to certify again.
+fn certificate_of(args: &CertifyArgs, report: &proctor_conformance::certify::Report) -> anyhow::Result<Certificate> {
+    let cwd = std::env::current_dir()?;
+    let mut inputs: Vec<(&str, std::path::PathBuf)> = Vec::new();
+    inputs.extend(args.cases.iter().map(|p| ("cases", p.clone())));
+    inputs.extend(args.schema.iter().map(|p| ("schema", p.clone())));
+    inputs.extend(args.judging.baseline_file().map(|p| ("baseline", p.to_path_buf())));
+    inputs.extend(args.covers.iter().map(|p| ("covered", p.clone())));
+    Ok(Certificate::of(report, &cwd, invocation(args), &inputs)?)
+}
+
+/// Everything `certify` needs to judge the same plugin the same way again:
+/// the protocol and role, the flags that shaped the run, and the command.
+fn invocation(args: &CertifyArgs) -> Vec<String> {
+    let mut o = Vec::new();
+    if let Some(family) = args.protocol {
+        o.extend(["--protocol".to_string(), family.name().to_string()]);
     }
-    match &args.output {
-        Some(path) => output::write_atomically(path, rendered.as_bytes())?,
-        None => output::emit(&rendered),
+    if let Some(role) = &args.role {
+        o.extend(["--role".to_string(), role.clone()]);
     }
-    if args.certificate.is_some() || args.badge.is_some() {
-        let cwd = std::env::current_dir()?;
-        let certificate = Certificate::of(&report, &cwd)?;
-        if let Some(path) = &args.certificate {
-            output::write_atomically(path, serde_json::to_string_pretty(&certificate)?.as_bytes())?;
-        }
-        if let Some(path) = &args.badge {
-            output::write_atomically(path, serde_json::to_string_pretty(&certificate.badge())?.as_bytes())?;
-        }
-    }
-    Ok(match report.verdict {
-        Verdict::Conformant => ExitCode::SUCCESS,
-        Verdict::Nonconformant => ExitCode::from(1),
-    })
+    o.extend(replay_options(args));
+    o.extend(args.judging.invocation());
+    o.push("--".into());
+    o.extend(args.command.iter().cloned());
+    o
 }
 
 /// One plugin to certify, its invocation already checked.

@@ -88,6 +88,32 @@ impl JudgingArgs {
     }
 }
 
+impl JudgingArgs {
+    /// The judging flags as they would be typed again (`--write-baseline` aside:
+    /// it writes, it does not judge).
+    pub(super) fn invocation(&self) -> Vec<String> {
+        let mut flags = Vec::new();
+        for c in &self.checks {
+            flags.extend(["--check".to_string(), c.clone()]);
+        }
+        for c in &self.skip_checks {
+            flags.extend(["--skip-check".to_string(), c.clone()]);
+        }
+        if self.strict {
+            flags.push("--strict".into());
+        }
+        if let Some(b) = &self.baseline {
+            flags.extend(["--baseline".to_string(), b.display().to_string()]);
+        }
+        flags
+    }
+
+    /// The baseline file, when one judges the run.
+    pub(super) fn baseline_file(&self) -> Option<&std::path::Path> {
+        self.baseline.as_deref()
+    }
+}
+
 /// Whether `id` matches `pattern`, where `*` stands for any run of characters.
 fn glob(pattern: &str, id: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();

@@ -160,7 +160,7 @@ struct RunArgs {
     write_baseline: Option<PathBuf>,
 }
 
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 struct CertifyArgs {
     /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension.
     #[arg(long, value_name = "FAMILY", required_unless_present = "runtime_config")]
@@ -211,6 +211,12 @@ struct CertifyArgs {
     /// those bytes changed since.
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
+    /// With --certificate: a file, or a folder of files, the certificate also covers
+    /// (repeatable). The executable, the files on the command line, --cases,
+    /// --schema and --baseline are covered already; what they load is not (a
+    /// wrapper script's own arguments, `python3 -m pkg`'s package): name it here.
+    #[arg(long, value_name = "PATH", requires = "certificate")]
+    covers: Vec<PathBuf>,
     /// Write a shields.io endpoint badge to FILE ("conformant · runok@0.3.1").
     #[arg(long, value_name = "FILE")]
     badge: Option<PathBuf>,
@@ -345,7 +351,7 @@ pub struct UsageError(pub String);
 /// Parses arguments, runs the subcommand and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    if matches!(cli.command, Command::Certify(_) | Command::Run(_) | Command::Load(_)) {
+    if matches!(cli.command, Command::Certify(_) | Command::Certificate(_) | Command::Run(_) | Command::Load(_)) {
         // Whatever a plugin starts, even in a new session or after a double
         // fork, is re-parented to proctor when its parent exits, so proctor
         // can still end it (transport::tree).
