@@ -133,3 +133,49 @@ fn mistakes_in_the_runtime_config_or_the_flags_are_exit_2() {
     assert_eq!(code, 2);
     assert!(err.contains("--runtime-config"), "{err}");
 }
+
+#[test]
+fn a_binding_that_cannot_start_is_its_own_error_and_the_rest_are_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = common::mock("promptkit-exec", &["--role", "eval"]);
+    let args: Vec<String> = good[1..].iter().map(|a| format!("{a:?}")).collect();
+    let config = format!(
+        "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: RuntimeConfig\nhookz: {{}}\nspec:\n  evals:\n    good:\n      command: {:?}\n      args: [{}]\n      timeuot_ms: 100\n    missing_script:\n      command: python3\n      args: [./nope.py]\n    missing_binary:\n      command: ./no-such-binary\n",
+        good[0],
+        args.join(", ")
+    );
+    let path = dir.path().join("runtime.yaml");
+    std::fs::write(&path, config).unwrap();
+    let path = path.to_str().unwrap();
+    let (code, out, err) = run(&["certify", "--no-progress", "--runtime-config", path, "--format", "json"]);
+    assert_eq!(code, 2, "the config's own mistakes: {err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["verdict"], "error");
+    let plugins = report["plugins"].as_array().unwrap();
+    assert_eq!(plugins[0]["report"]["verdict"], "conformant", "the good plugin is still judged: {report}");
+    let missing = plugins[1]["error"].as_str().unwrap();
+    assert!(
+        missing.contains("runtime.yaml:10:5: spec.evals.missing_script:")
+            && missing.contains("/nope.py (from ")
+            && missing.contains("which does not exist"),
+        "{missing}"
+    );
+    assert!(missing.contains("check the binding's command and args"), "{missing}");
+    let binary = plugins[2]["error"].as_str().unwrap();
+    assert!(binary.contains("runtime.yaml:13:5: spec.evals.missing_binary: cannot start `./no-such-binary`"), "{binary}");
+    let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert!(notes.iter().any(|n| n.contains("runtime.yaml:3:1: `hookz` is not a key of the top level")), "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("runtime.yaml:9:7: `timeuot_ms` is not a key of spec.evals.good")
+                && n.contains("did you mean `timeout_ms`?")),
+        "{notes:?}"
+    );
+
+    let (code, out, _) = run(&["certify", "--no-progress", "--runtime-config", path]);
+    assert_eq!(code, 2);
+    assert!(out.contains("ERROR: 1 of 3 plugins conformant, 2 could not be judged (exit 2)"), "{out}");
+    let (_, junit, _) = run(&["certify", "--no-progress", "--runtime-config", path, "--format", "junit"]);
+    assert_eq!(junit.matches("<error").count(), 2, "{junit}");
+}

@@ -40,6 +40,7 @@ pub struct Binding {
     /// JSON pointer of the binding (`/spec/hooks/content_policy`).
     pub pointer: String,
     pub line: u32,
+    pub column: u32,
     /// `command` then `args`, as PromptKit passes them to the process (no shell, no path resolution).
     pub command: Vec<String>,
     /// Names of the host variables the plugin gets (`env:`).
@@ -68,7 +69,53 @@ pub struct RuntimeConfig {
     pub bindings: Vec<Binding>,
     /// Tools bound to something other than an exec process (mock, HTTP, MCP, client): no plugin to judge.
     pub not_exec: Vec<String>,
+    /// Keys PromptKit's decoder does not know and drops without a word (a `timeuot_ms`, a `hookz:`),
+    /// each as `file:line:column: what`.
+    pub unknown_keys: Vec<String>,
 }
+
+/// The keys PromptKit's RuntimeConfig types declare (their `yaml:` tags at 86d9f367), by place.
+/// `yaml.Unmarshal` without `KnownFields` (pkg/config/runtime_config.go:291) ignores every other.
+const TOP_KEYS: &[&str] = &["apiVersion", "kind", "metadata", "spec"];
+/// `RuntimeConfigSpec` (pkg/config/runtime_config.go).
+const SPEC_KEYS: &[&str] = &[
+    "providers",
+    "embedding_providers",
+    "tts_providers",
+    "stt_providers",
+    "inference_providers",
+    "tools",
+    "mcp_servers",
+    "state_store",
+    "logging",
+    "evals",
+    "hooks",
+    "sandboxes",
+    "selectors",
+    "skills",
+    "tool_selector",
+];
+/// `ToolSpec` (pkg/config/types.go).
+const TOOL_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "input_schema",
+    "output_schema",
+    "mode",
+    "timeout_ms",
+    "mock_result",
+    "mock_template",
+    "mock_parts",
+    "http",
+    "exec",
+    "client",
+];
+/// `execconfig.ExecBinding` (runtime/hooks/execconfig/execconfig.go): tools' `exec` and evals.
+const EXEC_KEYS: &[&str] = &["command", "runtime", "env", "args", "timeout_ms", "sandbox"];
+/// `execconfig.ExecHook`: an ExecBinding inline, and the hook's own keys.
+const HOOK_KEYS: &[&str] = &["command", "runtime", "env", "args", "timeout_ms", "sandbox", "hook", "phases", "mode"];
+/// `SelectorConfig` (pkg/config/runtime_config.go).
+const SELECTOR_KEYS: &[&str] = &["command", "args", "env", "timeout_ms", "sandbox"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -164,12 +211,13 @@ pub fn load(path: &Path) -> Result<RuntimeConfig, ConfigError> {
         if section_kind == Section::Hook && mode != "filter" && mode != "observe" {
             return Err(invalid(&child(&pointer, "mode"), format!("mode `{mode}` is not filter or observe")));
         }
-        let line = document.key_place(&pointer).line;
+        let place = document.key_place(&pointer);
         let (env, phases) = (list("env")?, list("phases")?);
         Ok(Binding {
             section: section_kind,
             name: name.to_string(),
-            line,
+            line: place.line,
+            column: place.column,
             pointer,
             command: argv,
             env,
@@ -199,7 +247,48 @@ pub fn load(path: &Path) -> Result<RuntimeConfig, ConfigError> {
         ));
     }
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    Ok(RuntimeConfig { file: path.to_path_buf(), dir, bindings, not_exec })
+    let unknown_keys = unknown_keys(&document);
+    Ok(RuntimeConfig { file: path.to_path_buf(), dir, bindings, not_exec, unknown_keys })
+}
+
+/// Every key PromptKit would drop, where it is, and the key it was probably meant to be.
+fn unknown_keys(document: &source::Document) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut check = |pointer: &str, value: &Value, known: &[&str]| {
+        for key in value.as_object().into_iter().flat_map(|m| m.keys()) {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            let at = child(pointer, key);
+            let place = document.key_place(&at);
+            let near = crate::shape::nearest(key, known).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+            let within = if pointer.is_empty() { "the top level".to_string() } else { pointer.trim_start_matches('/').replace('/', ".") };
+            found.push(format!(
+                "{}:{}:{}: `{key}` is not a key of {within}: PromptKit's decoder drops it without a word (yaml.Unmarshal, pkg/config/runtime_config.go:291){near}",
+                document.file.display(),
+                place.line,
+                place.column
+            ));
+        }
+    };
+    let root = &document.value;
+    check("", root, TOP_KEYS);
+    let Some(spec) = root.get("spec") else { return found };
+    check("/spec", spec, SPEC_KEYS);
+    let entries = |key: &str| spec.get(key).and_then(Value::as_object).into_iter().flat_map(|m| m.iter());
+    for (name, tool) in entries("tools") {
+        let pointer = child("/spec/tools", name);
+        check(&pointer, tool, TOOL_KEYS);
+        if let Some(exec) = tool.get("exec") {
+            check(&child(&pointer, "exec"), exec, EXEC_KEYS);
+        }
+    }
+    for (key, known) in [("evals", EXEC_KEYS), ("hooks", HOOK_KEYS), ("selectors", SELECTOR_KEYS)] {
+        for (name, binding) in entries(key) {
+            check(&child(&child("/spec", key), name), binding, known);
+        }
+    }
+    found
 }
 
 #[cfg(test)]
@@ -250,6 +339,25 @@ mod tests {
         let policy = &config.bindings[3];
         assert_eq!((policy.hook, policy.mode.as_str(), policy.timeout_ms), (Some(HookKind::Provider), "filter", Some(3000)));
         assert_eq!(policy.command, ["python3", "./hooks/content_policy.py"]);
+    }
+
+    #[test]
+    fn keys_promptkit_drops_are_named_with_their_place() {
+        let (_d, path) = write(
+            "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: RuntimeConfig\nhookz: {}\nspec:\n  hooks:\n    gate:\n      command: ./gate.sh\n      hook: provider\n      timeuot_ms: 100\n",
+        );
+        let config = load(&path).unwrap();
+        assert_eq!(config.unknown_keys.len(), 2, "{:?}", config.unknown_keys);
+        assert!(config.unknown_keys[0].ends_with("runtime.yaml:3:1: `hookz` is not a key of the top level: PromptKit's decoder drops it without a word (yaml.Unmarshal, pkg/config/runtime_config.go:291)"), "{:?}", config.unknown_keys);
+        assert!(
+            config.unknown_keys[1].contains("runtime.yaml:9:7: `timeuot_ms` is not a key of spec.hooks.gate")
+                && config.unknown_keys[1].ends_with("did you mean `timeout_ms`?"),
+            "{:?}",
+            config.unknown_keys
+        );
+        assert_eq!(config.bindings[0].timeout_ms, None, "the misspelt key sets nothing, as in PromptKit");
+        let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/promptkit-runtime-config/runtime.yaml");
+        assert_eq!(load(&example).unwrap().unknown_keys, Vec::<String>::new());
     }
 
     #[test]

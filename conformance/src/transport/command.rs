@@ -67,7 +67,8 @@ impl PluginCommand {
             Some(dir) if Path::new(script).is_relative() => dir.join(script),
             _ => PathBuf::from(script),
         };
-        (!path.exists()).then_some(path)
+        // `components` drops the `.` of `dir/./x.py`, so the message names the file as people write it.
+        (!path.exists()).then(|| path.components().collect())
     }
 
     /// The command as a user would type it, for messages (not for execution).

@@ -16,13 +16,21 @@ use super::{CertifyArgs, UsageError};
 use crate::output;
 use crate::report::{Format, render};
 
-/// One binding, certified.
+/// One binding, certified, or why it could not be: a missing script, a broken
+/// cases file. That is the config author's mistake, said at the binding's
+/// place; the other bindings are still judged.
 struct Judged {
     binding: Binding,
     family: Family,
     role: &'static str,
     cases: Option<PathBuf>,
-    report: Report,
+    report: Result<Report, String>,
+}
+
+impl Judged {
+    fn conformant(&self) -> bool {
+        self.report.as_ref().is_ok_and(|r| r.verdict == Verdict::Conformant)
+    }
 }
 
 pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
@@ -35,49 +43,41 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
     notes.extend(
         config.not_exec.iter().map(|t| format!("spec.tools.{t} is not an exec binding (mock, HTTP, MCP or client): no plugin to certify")),
     );
+    notes.extend(config.unknown_keys.iter().cloned());
     let mut judged = Vec::new();
     for binding in &config.bindings {
         let (family, role) = family_and_role(binding);
         if !args.no_progress {
             eprintln!("certifying {} ({} {role}): {}", binding.label(), family.name(), binding.command.join(" "));
         }
-        let roles = roles(family, Some(role))?;
         let profiles = if args.profiles.is_empty() {
             Profile::for_family(family).to_vec()
         } else {
             args.profiles.iter().map(|p| Profile::parse(family, p).map_err(|e| UsageError(e.to_string()))).collect::<Result<_, _>>()?
         };
-        let cases_path = cases_beside(binding, &config);
-        let cases = match &cases_path {
-            Some(p) => {
-                let cases = CasesFile::load(p).map_err(|e| UsageError(e.to_string()))?;
-                cases.check_applicable(family, &roles, p).map_err(|e| UsageError(e.to_string()))?;
-                Some(cases)
-            }
-            None => None,
-        };
-        let fuzz = match (args.fuzz, binding.section, pack.as_ref().and_then(|p| p.value.get("tools")?.get(&binding.name))) {
-            (Some(inputs), Section::Tool, Some(tool)) => {
-                Some(Fuzz { inputs, seed: args.fuzz_seed, tool: ToolSchema::from_document(tool.clone(), Some(&binding.name)) })
-            }
-            _ => None,
-        };
-        let mut command =
-            PluginCommand::new(binding.command.clone()).ok_or_else(|| UsageError(format!("{}: empty command", binding.label())))?;
-        command.env_remove = crate::context::UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
-        command.env = environment(binding, &args.env);
-        command.cwd = Some(config.dir.clone());
-        let plan = Plan { family, roles, profiles, command, cases, fuzz, require: Vec::new(), timeout_ms: timeout_ms(binding, &mut notes) };
-        let mut report = judge(plan, !args.no_progress)?;
-        report.title = Some(format!("proctor certify {} ({})", binding.label(), path.display()));
-        args.judging.apply(&mut report, None)?;
-        judged.push(Judged { binding: binding.clone(), family, role, cases: cases_path, report });
+        let cases = cases_beside(binding, &config);
+        let report = certify_binding(
+            args,
+            &config,
+            pack.as_ref().map(|p| &p.value),
+            binding,
+            (family, role),
+            profiles,
+            cases.as_deref(),
+            &mut notes,
+        )
+        .map_err(|e| format!("{}:{}:{}: {}: {e:#}", config.file.display(), binding.line, binding.column, binding.label()));
+        if let (Err(e), false) = (&report, args.no_progress) {
+            eprintln!("error: {e}");
+        }
+        judged.push(Judged { binding: binding.clone(), family, role, cases, report });
     }
     let rendered = match args.format {
         Format::Json => format!("{}\n", serde_json::to_string_pretty(&as_json(path, args.pack.as_deref(), &judged, &notes))?),
         Format::Junit => crate::report::junit::render_many(
             &format!("proctor certify --runtime-config {}", path.display()),
-            &judged.iter().map(|j| &j.report).collect::<Vec<_>>(),
+            &judged.iter().filter_map(|j| j.report.as_ref().ok()).collect::<Vec<_>>(),
+            &judged.iter().filter_map(|j| Some((j.binding.label(), j.report.as_ref().err()?.clone()))).collect::<Vec<_>>(),
         ),
         Format::Markdown | Format::Text => as_text(path, &judged, &notes, args.format),
     };
@@ -85,7 +85,59 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
         Some(out) => output::write_atomically(out, rendered.as_bytes())?,
         None => output::emit(&rendered),
     }
-    Ok(if judged.iter().all(|j| j.report.verdict == Verdict::Conformant) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(match (judged.iter().any(|j| j.report.is_err()), judged.iter().all(Judged::conformant)) {
+        (true, _) => ExitCode::from(2),
+        (false, true) => ExitCode::SUCCESS,
+        (false, false) => ExitCode::from(1),
+    })
+}
+
+/// Certifies one binding in its role, as `proctor certify` would.
+#[allow(clippy::too_many_arguments)]
+fn certify_binding(
+    args: &CertifyArgs,
+    config: &RuntimeConfig,
+    pack: Option<&Value>,
+    binding: &Binding,
+    (family, role): (Family, &'static str),
+    profiles: Vec<Profile>,
+    cases_path: Option<&Path>,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<Report> {
+    let roles = roles(family, Some(role))?;
+    let cases = match cases_path {
+        Some(p) => {
+            let cases = CasesFile::load(p).map_err(|e| UsageError(e.to_string()))?;
+            cases.check_applicable(family, &roles, p).map_err(|e| UsageError(e.to_string()))?;
+            Some(cases)
+        }
+        None => None,
+    };
+    let fuzz = match (args.fuzz, binding.section, pack.and_then(|p| p.get("tools")?.get(&binding.name))) {
+        (Some(inputs), Section::Tool, Some(tool)) => {
+            Some(Fuzz { inputs, seed: args.fuzz_seed, tool: ToolSchema::from_document(tool.clone(), Some(&binding.name)) })
+        }
+        _ => None,
+    };
+    let mut command = PluginCommand::new(binding.command.clone()).ok_or_else(|| UsageError("empty command".into()))?;
+    command.env_remove = crate::context::UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
+    command.env = environment(binding, &args.env);
+    command.cwd = Some(config.dir.clone());
+    let plan = Plan { family, roles, profiles, command, cases, fuzz, require: Vec::new(), timeout_ms: timeout_ms(binding, notes) };
+    let mut report = judge(plan, !args.no_progress).map_err(|e| match e.downcast::<UsageError>() {
+        // `judge`'s hints speak of the command after `--`; here the command is the binding's.
+        Ok(UsageError(why)) => anyhow::anyhow!(UsageError(
+            why.replace(
+                "check the path of the script after `--` (relative paths start from --cwd, or from here)",
+                "check the binding's command and args (relative paths start from the RuntimeConfig's folder)"
+            )
+            .replace("check the command after `--`", "check the binding's command and args")
+        )),
+        Err(e) => e,
+    })?;
+    report.title = Some(format!("proctor certify {} ({})", binding.label(), config.file.display()));
+    args.judging.apply(&mut report, None)?;
+    Ok(report)
 }
 
 /// The protocol family and role PromptKit speaks to a binding with.
@@ -178,20 +230,26 @@ fn pack_notes(config: &RuntimeConfig, pack: &Value) -> Vec<String> {
 }
 
 fn as_json(path: &Path, pack: Option<&Path>, judged: &[Judged], notes: &[String]) -> Value {
-    let all = judged.iter().all(|j| j.report.verdict == Verdict::Conformant);
+    let verdict = match (judged.iter().any(|j| j.report.is_err()), judged.iter().all(Judged::conformant)) {
+        (true, _) => "error",
+        (false, true) => "conformant",
+        (false, false) => "nonconformant",
+    };
     json!({
         "runtime_config": path.display().to_string(),
         "pack": pack.map(|p| p.display().to_string()),
-        "verdict": if all { "conformant" } else { "nonconformant" },
+        "verdict": verdict,
         "notes": notes,
         "plugins": judged.iter().map(|j| json!({
             "binding": j.binding.label(),
             "line": j.binding.line,
+            "column": j.binding.column,
             "protocol": j.family.name(),
             "role": j.role,
             "command": j.binding.command,
             "cases": j.cases.as_ref().map(|c| c.display().to_string()),
-            "report": serde_json::to_value(&j.report).unwrap_or(Value::Null),
+            "report": j.report.as_ref().ok().and_then(|r| serde_json::to_value(r).ok()),
+            "error": j.report.as_ref().err(),
         })).collect::<Vec<_>>(),
     })
 }
@@ -210,31 +268,39 @@ fn as_text(path: &Path, judged: &[Judged], notes: &[String], format: Format) -> 
             j.binding.command.join(" ")
         );
         out.push_str(&if markdown { format!("## {heading}\n\n") } else { format!("══ {heading}\n") });
-        out.push_str(&render(&j.report, format, false));
+        match &j.report {
+            Ok(report) => out.push_str(&render(report, format, false)),
+            Err(why) => out.push_str(&format!("ERROR {}\n", crate::report::escape(why).replace('\n', "\n      "))),
+        }
         out.push('\n');
     }
-    let conformant = judged.iter().filter(|j| j.report.verdict == Verdict::Conformant).count();
+    let conformant = judged.iter().filter(|j| j.conformant()).count();
+    let errors = judged.iter().filter(|j| j.report.is_err()).count();
     out.push_str(&if markdown {
         format!("## {} ({} plugins)\n\n", path.display(), judged.len())
     } else {
         format!("RuntimeConfig {} ({} plugins)\n", path.display(), judged.len())
     });
     for j in judged {
-        let verdict = if j.report.verdict == Verdict::Conformant { "conformant" } else { "NONCONFORMANT" };
-        let line = format!(
-            "{:<40} {:<30} {verdict:<14} {}",
-            j.binding.label(),
-            format!("{} {}", j.family.name(), j.role),
-            j.report.verdict_sentence()
-        );
+        let (verdict, sentence) = match &j.report {
+            Ok(r) if r.verdict == Verdict::Conformant => ("conformant", r.verdict_sentence()),
+            Ok(r) => ("NONCONFORMANT", r.verdict_sentence()),
+            Err(_) => ("ERROR", format!("not judged: see line {}", j.binding.line)),
+        };
+        let line = format!("{:<40} {:<30} {verdict:<14} {sentence}", j.binding.label(), format!("{} {}", j.family.name(), j.role));
         out.push_str(&if markdown { format!("- {line}\n") } else { format!("  {line}\n") });
     }
     for note in notes {
         out.push_str(&format!("note: {note}\n"));
     }
+    let not_judged = if errors > 0 { format!(", {errors} could not be judged (exit 2)") } else { String::new() };
     out.push_str(&format!(
-        "{}: {conformant} of {} plugins conformant\n",
-        if conformant == judged.len() { "CONFORMANT" } else { "NONCONFORMANT" },
+        "{}: {conformant} of {} plugins conformant{not_judged}\n",
+        match (errors, conformant == judged.len()) {
+            (1.., _) => "ERROR",
+            (0, true) => "CONFORMANT",
+            (0, false) => "NONCONFORMANT",
+        },
         judged.len()
     ));
     out

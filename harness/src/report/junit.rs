@@ -8,15 +8,25 @@ use quick_junit::{NonSuccessKind, Property, Report as Junit, TestCase, TestCaseS
 
 /// Renders the JUnit report.
 pub fn render(report: &Report) -> String {
-    render_many(&report.title.clone().unwrap_or_else(|| format!("proctor certify {}", report.protocol)), &[report])
+    render_many(&report.title.clone().unwrap_or_else(|| format!("proctor certify {}", report.protocol)), &[report], &[])
 }
 
 /// Several certifications (the plugins of one RuntimeConfig) as one JUnit document; each report's
 /// suites are named by its title when it has one.
-pub fn render_many(title: &str, reports: &[&Report]) -> String {
+/// `errors` are the plugins that could not be judged (name, why), each an errored test case.
+pub fn render_many(title: &str, reports: &[&Report], errors: &[(String, String)]) -> String {
     let mut junit = Junit::new(title);
     for report in reports {
-        junit.add_test_suites(suites(report, reports.len() > 1));
+        junit.add_test_suites(suites(report, reports.len() + errors.len() > 1));
+    }
+    if !errors.is_empty() {
+        let mut suite = TestSuite::new("could not be judged");
+        for (name, why) in errors {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_message(why.clone());
+            suite.add_test_case(TestCase::new(name.clone(), status));
+        }
+        junit.add_test_suite(suite);
     }
     junit.to_string().unwrap_or_else(|e| format!("<!-- cannot render JUnit: {e} -->\n"))
 }
