@@ -13,7 +13,7 @@ pub fn install() {
         let Ok(mut stream) = signal(kind) else { continue };
         tokio::spawn(async move {
             if stream.recv().await.is_some() {
-                let killed = reaper::kill_all();
+                let killed = reaper::shut_down();
                 eprintln!("\nproctor: interrupted; stopped {killed} plugin process group(s)");
                 std::process::exit(128 + number);
             }

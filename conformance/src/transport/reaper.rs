@@ -44,6 +44,15 @@ pub fn kill_all() -> usize {
     groups.len()
 }
 
+/// For a proctor about to exit on a signal: from here on no plugin can start
+/// (the spawn gate stays shut), then every one started is killed. Without the
+/// gate, workers still spawning after [`kill_all`] took its list would leave
+/// plugins running with no parent (seen: 48 of 1000 under `load`).
+pub fn shut_down() -> usize {
+    std::mem::forget(gate());
+    kill_all()
+}
+
 /// The leaders (= group ids) of the plugins running now.
 pub fn live() -> Vec<i32> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner()).iter().copied().collect()
