@@ -104,6 +104,14 @@ fn usage_errors_exit_2() {
         .output()
         .expect("run proctor");
     assert_eq!(out.status.code(), Some(2));
+    // A count no machine can hold is refused before anything is allocated or spawned.
+    for (flag, n) in [("--requests", "100000000000"), ("--concurrency", "18446744073709551615")] {
+        let out =
+            Command::new(proctor()).args(["load", "--protocol", "runok-extension", flag, n, "--", "true"]).output().expect("run proctor");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {n}: {err}");
+        assert!(err.contains(&format!("{n} is not in 1..=")), "{err}");
+    }
     let out =
         Command::new(proctor()).args(["load", "--protocol", "picoclaw-hook", "--", "/nonexistent/plugin"]).output().expect("run proctor");
     assert_eq!(out.status.code(), Some(2), "unstartable plugin: {}", String::from_utf8_lossy(&out.stderr));

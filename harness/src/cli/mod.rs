@@ -277,12 +277,12 @@ struct LoadArgs {
     /// Role (required for promptkit-exec); PicoClaw modes as a comma list.
     #[arg(long, value_name = "ROLE")]
     role: Option<String>,
-    /// Total requests to send.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
-    requests: usize,
-    /// Requests in flight at once (processes, for promptkit-server and one-shot families).
-    #[arg(long, value_name = "C", default_value_t = 1)]
-    concurrency: usize,
+    /// Total requests to send (at most 10,000,000: each one's latency is kept for the percentiles).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    requests: u64,
+    /// Requests in flight at once (processes, for promptkit-server and one-shot families; at most 4096).
+    #[arg(long, value_name = "C", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    concurrency: u64,
     /// Deadline for each request, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = certify::DEFAULT_TIMEOUT_MS)]
     timeout_ms: u64,
