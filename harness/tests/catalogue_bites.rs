@@ -375,6 +375,14 @@ const BITES: &[Bite] = &[
         cases: None,
     },
     Bite {
+        check: "PROMPTKIT-KEY-SPELLING",
+        certify: SELECTOR,
+        protocol: "promptkit-exec",
+        passing: &["--role", "selector"],
+        failing: &["--role", "selector", "--fault", "documented-keys-only"],
+        cases: None,
+    },
+    Bite {
         check: "CASE-DECISION",
         certify: RUNOK,
         protocol: "runok-extension",
@@ -489,6 +497,7 @@ bites! {
     selector_response_shape => "SELECTOR-RESPONSE-SHAPE",
     selector_known_ids => "SELECTOR-KNOWN-IDS",
     selector_at_most_k => "SELECTOR-AT-MOST-K",
+    promptkit_key_spelling => "PROMPTKIT-KEY-SPELLING",
     case_decision => "CASE-DECISION",
     case_require => "CASE-REQUIRE",
 }

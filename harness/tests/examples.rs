@@ -157,3 +157,20 @@ fn docs_rerank_selector_selects_nothing_under_promptkit() {
     let message = results(&report, "CASE-DECISION").iter().find(|c| c["profile"] == "promptkit@86d9f36").unwrap()["message"].clone();
     assert!(message.as_str().unwrap().contains("got `selected []`"), "{message}");
 }
+
+#[test]
+fn docs_rerank_selector_fails_under_promptkit_without_any_cases() {
+    // Written from the documents, it reads `id` and `k`; PromptKit sends `ID` and `K`, so inside
+    // PromptKit it selects nothing. Certify sees it from its own probes: the same content in the
+    // other key spelling gets another answer, and this spelling's answer is the empty request's.
+    let (code, report, _) =
+        certify_json(&["--protocol", "promptkit-exec", "--role", "selector"], &argv("python3", "examples/broken/docs_rerank_selector.py"));
+    assert_eq!(code, 1, "{}", problems(&report));
+    fails(&report, "PROMPTKIT-KEY-SPELLING", Some("promptkit@86d9f36"));
+    assert_eq!(report["profile_verdicts"]["documented"], "conformant", "{}", problems(&report));
+    let spelling = results(&report, "PROMPTKIT-KEY-SPELLING").into_iter().find(|c| c["status"] == "fail").unwrap();
+    assert!(
+        spelling["message"].as_str().unwrap().contains("`selected []` in promptkit@86d9f36's key spelling, its answer to an empty request"),
+        "{spelling}"
+    );
+}

@@ -77,7 +77,9 @@ def coarse(t: Target, lines: list[dict]) -> list:
         if t.surface == "eval":
             d = "scored" if isinstance(d, (int, float)) else "error"
         elif t.surface == "selector":
-            d = "selected" if isinstance(d, list) else "error"
+            # Selecting nothing where the well-behaved plugin selects is the
+            # damage a selector reading keys PromptKit does not send does.
+            d = ("selected" if d else "selected nothing") if isinstance(d, list) else "error"
         out.append({"decision": d, "error": bool(line.get("error") or line.get("hook_error"))})
     return out
 

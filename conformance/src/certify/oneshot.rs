@@ -55,20 +55,18 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
     let ctx = Ctx { family, role, profile, shutdown_ms: opts.deadlines.shutdown.as_millis() as u64 };
-    let probes = probes(family, role);
-    let mut first: Option<(Probe, Option<Decision>, bool)> = None;
-    for probe in probes {
+    let mut answered: Vec<(Probe, Option<Decision>, bool)> = Vec::new();
+    for probe in probes(family, role) {
         (opts.progress)(&format!("{profile}: {}", label(&probe)));
         let bytes = render(family, role, profile, &probe, profile.oneshot_trailing_newline());
         let ex = exchange(opts, profile, bytes).await?;
         let answer = judge_exchange(&mut rec, &ctx, &probe, &ex);
-        let readable = answer.readable();
-        let decision = answer.decision;
-        if first.is_none() {
-            first = Some((probe, decision, readable));
-        }
+        answered.push((probe, answer.decision.clone(), answer.readable()));
     }
-    let Some((probe, decision, readable)) = first else { return Ok(rec.finish()) };
+    if rec.applies("PROMPTKIT-KEY-SPELLING") {
+        key_spelling(opts, &mut rec, &ctx, &answered).await?;
+    }
+    let Some((probe, decision, readable)) = answered.into_iter().next() else { return Ok(rec.finish()) };
     if !readable {
         // Comparing unreadable answers proves nothing; say so instead.
         let blocker = rec.first_failure().unwrap_or("FRAMING-SINGLE-DOCUMENT");
@@ -123,6 +121,91 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
 
     run_cases(opts, &mut rec, &ctx).await?;
     Ok(rec.finish())
+}
+
+/// PROMPTKIT-KEY-SPELLING: each probe's content is sent again in the other
+/// profile's key spelling. A plugin that answers the two differently reads one
+/// spelling only; it fails under this profile when its answer here is the one
+/// it gives a request with nothing in it (it is blind to the keys this
+/// profile's runtime sends), and passes when the blind one is the other
+/// spelling (that profile's report says so). A plugin written from the
+/// documents then fails under PromptKit without any --cases of its author.
+async fn key_spelling(
+    opts: &Options,
+    rec: &mut Recorder,
+    ctx: &Ctx,
+    answered: &[(Probe, Option<Decision>, bool)],
+) -> Result<(), CertifyError> {
+    const ID: &str = "PROMPTKIT-KEY-SPELLING";
+    let Ctx { family, role, profile, .. } = *ctx;
+    let [documented, runtime] = Profile::for_family(family);
+    let other = if profile == documented { runtime } else { documented };
+    let newline = profile.oneshot_trailing_newline();
+    let shown = |d: &Option<Decision>| d.as_ref().map_or("no decision".to_string(), |d| format!("`{d}`"));
+    let spelling = |p: Profile| if p == documented { "the documented key spelling".to_string() } else { format!("{p}'s key spelling") };
+    let mut compared = false;
+    for (probe, mine, _) in answered.iter().filter(|(_, _, readable)| *readable) {
+        // The other spelling, in this profile's encoding: only the keys differ.
+        let mut theirs = wire::encode(&promptkit_exec::render(role, &probe.documented, other), profile);
+        if newline {
+            theirs.push(b'\n');
+        }
+        if theirs == render(family, role, profile, probe, newline) {
+            continue;
+        }
+        compared = true;
+        (opts.progress)(&format!("{profile}: {} in {}", label(probe), spelling(other)));
+        let ex = exchange(opts, profile, theirs).await?;
+        let (got, got_readable) = outcome_of(rec, ctx, probe, &ex);
+        if !got_readable || got == *mine {
+            rec.pass(ID, evidence_of(&ex));
+            continue;
+        }
+        let blind = Probe { phase: probe.phase.clone(), documented: emptied(role, &probe.documented) };
+        let blind_ex = exchange(opts, profile, render(family, role, profile, &blind, newline)).await?;
+        let (empty, empty_readable) = outcome_of(rec, ctx, &blind, &blind_ex);
+        if empty_readable && empty == *mine {
+            rec.fail(
+                ID,
+                Failure::Mismatch {
+                    path: "$".into(),
+                    expected: format!("the answer it gives the same content in {} ({})", spelling(other), shown(&got)),
+                    actual: format!("{} in {}, its answer to an empty request", shown(mine), spelling(profile)),
+                },
+                evidence_of(&ex),
+            );
+            return Ok(());
+        }
+        rec.pass(ID, evidence_of(&ex));
+    }
+    if !compared {
+        rec.skip(ID, format!("no probe is spelled differently in {}", spelling(other)));
+    }
+    Ok(())
+}
+
+/// A probe with its content taken out: what a plugin reading keys the request
+/// does not carry sees.
+fn emptied(role: Role, documented: &Value) -> Value {
+    let mut v = documented.clone();
+    let Some(obj) = v.as_object_mut() else { return v };
+    match role {
+        Role::Selector => {
+            obj.insert("candidates".into(), json!([]));
+        }
+        Role::Eval => {
+            obj.insert("content".into(), json!(""));
+            obj.insert("context".into(), json!({}));
+        }
+        _ => {
+            for key in ["request", "response", "event"] {
+                if let Some(inner) = obj.get_mut(key) {
+                    *inner = json!({});
+                }
+            }
+        }
+    }
+    v
 }
 
 async fn run_cases(opts: &Options, rec: &mut Recorder, ctx: &Ctx) -> Result<(), CertifyError> {

@@ -397,6 +397,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         hint: "Truncate your ranking to the query's k (`K` as PromptKit sends it).",
     },
     CheckDef {
+        id: "PROMPTKIT-KEY-SPELLING",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[EXEC],
+        scope: Scope::Only(&[Role::ProviderHook, Role::ToolHook, Role::SessionHook, Role::Selector, Role::Eval]),
+        spec: "promptkit@86d9f36 sends hook payloads and selector queries with Go field names (runtime/hooks/exec_hooks.go, runtime/selection/exec_client.go: no json tags); the documents spell them in snake_case",
+        summary: "answers a probe as it answers the same content in the other profile's key spelling, unless it answers this spelling as it answers an empty request",
+        hint: "Your plugin reads keys this profile's runtime does not send, so it sees an empty request: read both spellings (`request.get(\"text\") or request.get(\"Text\")`), as examples/promptkit-exec/rerank_selector.py does.",
+    },
+    CheckDef {
         id: "TOOL-PENDING-SHAPE",
         group: Group::Semantics,
         level: Level::Must,

@@ -161,6 +161,9 @@ faults! {
     Semantics SelectorUnknownId = "selector-unknown-id";
     /// Trips "at most k selected" (PromptKit selector): every candidate, whatever k is.
     Semantics SelectorTooMany = "selector-too-many";
+    /// Trips "reads the keys the runtime sends" (PromptKit selector): it reads the documented `id` and
+    /// `k` only, so under PromptKit (`ID`, `K`) it selects nothing, as a selector written from the docs does.
+    Semantics DocumentedKeysOnly = "documented-keys-only";
     /// Trips "status is allow, deny or ask in lowercase" (runok): "ALLOW".
     Semantics StatusUppercase = "status-uppercase";
     /// Trips "message is a string" (runok): `"message": 42`.
@@ -228,7 +231,9 @@ impl Fault {
             RespondNoResult => role == Role::ToolMode,
             ApproveMissing | ApproveString => role == Role::Approve,
             StatusUppercase | MessageNumber => family == Family::RunokExtension,
-            SelectorNotList | SelectorUnknownId | SelectorTooMany => family == Family::PromptkitExec && role == Role::Selector,
+            SelectorNotList | SelectorUnknownId | SelectorTooMany | DocumentedKeysOnly => {
+                family == Family::PromptkitExec && role == Role::Selector
+            }
         }
     }
 

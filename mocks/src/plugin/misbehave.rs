@@ -70,6 +70,11 @@ fn bend(fault: Fault, site: Site<'_>, body: Value) -> Value {
             with(body, "selected", Value::Array(ids))
         }
         (SelectorTooMany, Selector(request)) => with(body, "selected", json!(super::reply::candidate_ids(request))),
+        (DocumentedKeysOnly, Selector(request)) => {
+            let ids = request.get("candidates").and_then(Value::as_array).into_iter().flatten().filter_map(|c| c.get("id")?.as_str());
+            let k = request.get("query").and_then(|q| q.get("k")).and_then(Value::as_u64).unwrap_or(u64::MAX);
+            with(body, "selected", json!(ids.take(k as usize).collect::<Vec<_>>()))
+        }
         (_, Picoclaw { method, params }) => bend_picoclaw(fault, method, params, body),
         _ => body,
     }
