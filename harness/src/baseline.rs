@@ -68,7 +68,7 @@ pub struct BaselineError(pub String);
 impl Baseline {
     /// Reads and validates a baseline: every check id and profile must exist.
     pub fn load(path: &Path) -> Result<Baseline, BaselineError> {
-        let text = std::fs::read_to_string(path).map_err(|e| BaselineError(format!("cannot read baseline {}: {e}", path.display())))?;
+        let text = proctor_input::read_to_string(path, proctor_input::MAX_BYTES).map_err(|e| BaselineError(format!("baseline {e}")))?;
         let name = path.display().to_string();
         let file: File<serde_saphyr::Spanned<Written>> = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { strict_booleans: true }).map_err(|e| {
             BaselineError(format!(

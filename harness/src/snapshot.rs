@@ -38,10 +38,12 @@ pub enum Comparison {
 /// Compares `entries` with the snapshot at `path`. A snapshot that cannot be
 /// read or parsed is an error: it judges nothing, and must be repaired.
 pub fn compare(path: &Path, entries: &[Entry]) -> Result<Comparison, String> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match proctor_input::read_to_string(path, proctor_input::MAX_BYTES) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Comparison::Missing),
-        Err(e) => return Err(format!("cannot read the snapshot {}: {e}", path.display())),
+        Err(proctor_input::InputError::Open { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Comparison::Missing);
+        }
+        Err(e) => return Err(format!("snapshot {e}")),
     };
     let malformed = |why: &str| {
         format!("the snapshot {} is malformed ({why})\nhint: delete it and run `cargo test` to record it again", path.display())

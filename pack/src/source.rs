@@ -41,16 +41,9 @@ impl fmt::Display for Format {
 /// A file that cannot be read as a pack at all: the user's input, reported with its location (exit 2).
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("{file}: cannot read the pack: {source}")]
-    Read { file: PathBuf, source: std::io::Error },
-    #[error("{file}: {size} bytes; a pack may be at most {MAX_PACK_BYTES} bytes (is this the right file?)")]
-    TooLarge { file: PathBuf, size: u64 },
-    #[error(
-        "{file}: more than {MAX_PACK_BYTES} bytes and still going (a device, a pipe or a FIFO?); a pack is a file of at most that size"
-    )]
-    Endless { file: PathBuf },
-    #[error("{file}:{line}:{column}: not UTF-8 text (a pack is UTF-8 {format}); re-save the file as UTF-8")]
-    NotUtf8 { file: PathBuf, format: Format, line: u32, column: u32 },
+    /// Missing, a folder or a device, more than [`MAX_PACK_BYTES`], or not UTF-8.
+    #[error("{0}")]
+    Read(#[from] proctor_input::InputError),
     #[error("{file}:{line}:{column}: not valid {format}: {message}")]
     Syntax { file: PathBuf, format: Format, line: u32, column: u32, message: String },
     #[error("{file}: the file is empty; a pack is one {format} object with id, name, version, template_engine and prompts")]
@@ -132,30 +125,8 @@ pub fn format_of(path: &Path, text: &str) -> Format {
 }
 
 pub fn load(path: &Path) -> Result<Document, LoadError> {
-    let file = path.to_path_buf();
-    let size = std::fs::metadata(path).map_err(|source| LoadError::Read { file: file.clone(), source })?.len();
-    if size > MAX_PACK_BYTES {
-        return Err(LoadError::TooLarge { file, size });
-    }
-    // The size check above sees only regular files: a device, a pipe or a
-    // FIFO says 0 and may never end, so every read is bounded.
-    let mut bytes = Vec::new();
-    let read =
-        std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_PACK_BYTES + 1), &mut bytes));
-    read.map_err(|source| LoadError::Read { file: file.clone(), source })?;
-    if bytes.len() as u64 > MAX_PACK_BYTES {
-        return Err(LoadError::Endless { file });
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(error) => {
-            let valid = error.utf8_error().valid_up_to();
-            let prefix = String::from_utf8_lossy(&error.as_bytes()[..valid]).into_owned();
-            let place = end_place(&prefix);
-            return Err(LoadError::NotUtf8 { format: format_of(path, &prefix), file, line: place.line, column: place.column });
-        }
-    };
-    parse(file, &text)
+    let text = proctor_input::read_to_string(path, MAX_PACK_BYTES)?;
+    parse(path.to_path_buf(), &text)
 }
 
 /// Parses pack text named `file` (the name only decides the format and labels errors).
@@ -186,12 +157,6 @@ pub fn kind(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
-}
-
-fn end_place(text: &str) -> Place {
-    let line = text.matches('\n').count() as u32 + 1;
-    let column = text.rsplit('\n').next().map_or(0, |last| last.chars().count()) as u32 + 1;
-    Place { line, column }
 }
 
 fn parse_json(file: PathBuf, text: &str) -> Result<Document, LoadError> {
@@ -448,11 +413,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_endless_input_is_refused_after_the_cap_not_read_forever() {
-        // /dev/zero reports size 0 and never ends.
+    fn an_endless_input_is_refused_not_read_forever() {
+        // /dev/zero reports size 0 and never ends: a device is refused before it is opened.
         let err = load(Path::new("/dev/zero")).unwrap_err();
-        assert!(matches!(err, LoadError::Endless { .. }), "{err}");
-        assert!(err.to_string().contains("/dev/zero: more than 16777216 bytes and still going"), "{err}");
+        assert!(err.to_string().contains("/dev/zero: is a device, not a file"), "{err}");
     }
 
     #[test]

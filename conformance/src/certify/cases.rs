@@ -148,15 +148,9 @@ pub struct Expect {
 /// A cases file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum CasesError {
-    /// The file could not be read.
-    #[error("cannot read cases file {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
+    /// The file could not be read (missing, a folder or a device, too large, not UTF-8).
+    #[error("cases file {0}")]
+    Read(#[from] proctor_input::InputError),
     /// The YAML is malformed or has unknown keys (the message has file:line:column).
     #[error("{rendered}")]
     Parse {
@@ -199,7 +193,7 @@ fn strict_yaml() -> serde_saphyr::Options {
 impl CasesFile {
     /// Reads and validates a cases file.
     pub fn load(path: &Path) -> Result<CasesFile, CasesError> {
-        let text = std::fs::read_to_string(path).map_err(|source| CasesError::Read { path: path.to_path_buf(), source })?;
+        let text = proctor_input::read_to_string(path, proctor_input::MAX_BYTES)?;
         Self::parse(&text, path)
     }
 

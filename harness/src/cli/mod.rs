@@ -139,9 +139,9 @@ struct RunArgs {
     /// `proctor verify` (run one scenario at a time with this).
     #[arg(long, value_name = "DIR")]
     record_dir: Option<PathBuf>,
-    /// Scenarios run at once (default: one per core).
-    #[arg(long, value_name = "N")]
-    jobs: Option<usize>,
+    /// Scenarios run at once (default: one per core; at most 1024).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    jobs: Option<u64>,
     /// Do not show progress on stderr.
     #[arg(long)]
     no_progress: bool,
@@ -245,7 +245,7 @@ struct CertifyArgs {
     /// error (a tool error is fine; a crash, a hang or garbage is not). A
     /// long-lived plugin serves all inputs in one process. The first failing
     /// input is shrunk to a minimal one and printed as a --cases entry.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     fuzz: Option<u32>,
     /// The tool's parameters for --fuzz: a JSON Schema file (JSON or YAML), or a
     /// tool descriptor holding one ({name, parameters}; OpenAI {type: function, function: …}).

@@ -166,7 +166,7 @@ fn check_text(reports: &[PackReport], unreadable: &[(String, String)]) -> String
 fn variables(vars: Vec<(String, String)>, file: Option<&Path>) -> anyhow::Result<BTreeMap<String, Value>> {
     let mut values = BTreeMap::new();
     if let Some(file) = file {
-        let text = std::fs::read_to_string(file).map_err(|e| UsageError(format!("{}: cannot read: {e}", file.display())))?;
+        let text = proctor_input::read_to_string(file, proctor_input::MAX_BYTES).map_err(|e| UsageError(e.to_string()))?;
         let parsed: BTreeMap<String, Value> = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { strict_booleans: true })
             .map_err(|e| UsageError(format!("{}: not a map of NAME: VALUE: {e}", file.display())))?;
         values.extend(parsed);

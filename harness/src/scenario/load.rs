@@ -8,15 +8,9 @@ use super::model::{PluginConfig, Runtime, Scenario, Turn};
 /// A scenario file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// The file could not be read.
-    #[error("cannot read scenario {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
+    /// The file could not be read (missing, a folder or a device, too large, not UTF-8).
+    #[error("scenario {0}")]
+    Read(#[from] proctor_input::InputError),
     /// Malformed YAML or an unknown key (rendered with a snippet).
     #[error("{0}")]
     Syntax(String),
@@ -36,7 +30,7 @@ pub enum LoadError {
 
 /// Reads and validates a scenario file.
 pub fn load(path: &Path) -> Result<Scenario, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read { path: path.to_path_buf(), source })?;
+    let text = proctor_input::read_to_string(path, proctor_input::MAX_BYTES)?;
     parse(&text, path)
 }
 

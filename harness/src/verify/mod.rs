@@ -18,6 +18,9 @@ use proctor_mocks::provider::{LlmRound, openai};
 
 use crate::scenario::{Process, Scenario};
 
+/// The most a record or a journal may hold: a long run records every byte, so more than other inputs.
+const MAX_RECORD_BYTES: u64 = 256 * 1024 * 1024;
+
 /// What a runtime left behind for verify to judge.
 #[derive(Debug, Default)]
 pub struct Evidence {
@@ -64,7 +67,7 @@ pub fn read_evidence(records: &[PathBuf], journal: Option<&Path>) -> Result<Evid
     let journal = match journal {
         None => None,
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| BadInput(format!("cannot read the journal {}: {e}", path.display())))?;
+            let text = proctor_input::read_to_string(path, MAX_RECORD_BYTES).map_err(|e| BadInput(format!("journal {e}")))?;
             Some(parse_journal(&text).map_err(|e| BadInput(format!("{}: {e}", path.display())))?)
         }
     };
@@ -102,7 +105,7 @@ pub fn verify(scenario: &Scenario, evidence: &Evidence, profile: Profile) -> Res
     // What the verdict rests on: every line a mock plugin received, every LLM request.
     let mut judged = evidence.journal.as_ref().map_or(0, Vec::len);
     for f in &evidence.records {
-        judged += std::fs::read_to_string(f).map_or(0, |t| t.lines().filter(|l| !l.trim().is_empty()).count());
+        judged += proctor_input::read_to_string(f, MAX_RECORD_BYTES).map_or(0, |t| t.lines().filter(|l| !l.trim().is_empty()).count());
     }
     let report = Report::new(runtime, None, vec![profile.name().to_string()], Vec::new(), checks).with_exchanges(judged);
     let s = &report.summary;
@@ -125,7 +128,7 @@ fn received(scenario: &Scenario, evidence: &Evidence) -> Result<Vec<Received>, B
         let file = evidence.records.iter().find(|f| f.file_stem().is_some_and(|s| s == plugin.name.as_str()));
         let sessions = match file {
             Some(f) => {
-                let text = std::fs::read_to_string(f).map_err(|e| BadInput(format!("cannot read {}: {e}", f.display())))?;
+                let text = proctor_input::read_to_string(f, MAX_RECORD_BYTES).map_err(|e| BadInput(format!("record {e}")))?;
                 parse_record(&text).map_err(|e| BadInput(format!("{}: {e}", f.display())))?
             }
             None => Vec::new(),

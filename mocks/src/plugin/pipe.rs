@@ -11,6 +11,15 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 /// The read size of the naive reader, and the buffer of the careful one.
 pub(crate) const READ_CHUNK: usize = 64 * 1024;
 
+/// The longest request the mock reads (a line, or a one-shot document): far
+/// above any runtime's, and low enough that `/dev/zero` on stdin is an error,
+/// not an allocation of all memory.
+pub(crate) const MAX_REQUEST_BYTES: u64 = 64 * 1024 * 1024;
+
+fn too_long() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("a request longer than {MAX_REQUEST_BYTES} bytes: not a runtime's request"))
+}
+
 /// Yields stdin one line at a time.
 pub(crate) enum LineSource<R: Read> {
     /// Buffered and careful: every line, of any length, in order.
@@ -34,8 +43,14 @@ impl<R: Read> LineSource<R> {
     pub(crate) fn next_line(&mut self, line: &mut Vec<u8>) -> io::Result<bool> {
         line.clear();
         match self {
-            // `read_until` grows `line` as needed, so lines of many MiB fit.
-            LineSource::Careful(reader) => Ok(reader.read_until(b'\n', line)? > 0),
+            // `read_until` grows `line` as needed, so lines of many MiB fit, up to the cap.
+            LineSource::Careful(reader) => {
+                let n = reader.by_ref().take(MAX_REQUEST_BYTES + 1).read_until(b'\n', line)?;
+                if line.len() as u64 > MAX_REQUEST_BYTES {
+                    return Err(too_long());
+                }
+                Ok(n > 0)
+            }
             LineSource::Naive { input, chunk, pending } => loop {
                 let n = match input.read(chunk) {
                     Ok(n) => n,
@@ -53,6 +68,7 @@ impl<R: Read> LineSource<R> {
                         line.extend_from_slice(&data[..=pos]);
                         return Ok(true);
                     }
+                    None if (pending.len() + n) as u64 > MAX_REQUEST_BYTES => return Err(too_long()),
                     None => pending.extend_from_slice(data),
                 }
             },
@@ -61,9 +77,12 @@ impl<R: Read> LineSource<R> {
 }
 
 /// Reads stdin to EOF, as a careful one-shot plugin does.
-pub(crate) fn read_all<R: Read>(mut input: R) -> io::Result<Vec<u8>> {
+pub(crate) fn read_all<R: Read>(input: R) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    input.read_to_end(&mut bytes)?;
+    input.take(MAX_REQUEST_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_REQUEST_BYTES {
+        return Err(too_long());
+    }
     Ok(bytes)
 }
 
@@ -71,7 +90,7 @@ pub(crate) fn read_all<R: Read>(mut input: R) -> io::Result<Vec<u8>> {
 /// by newlines. An unterminated last line (the way runtimes send one-shot
 /// requests) is lost.
 pub(crate) fn read_complete_lines<R: Read>(input: R) -> io::Result<Vec<u8>> {
-    let mut reader = BufReader::new(input);
+    let mut reader = BufReader::new(input.take(MAX_REQUEST_BYTES + 1));
     let mut joined = Vec::new();
     let mut line = Vec::new();
     let mut first = true;

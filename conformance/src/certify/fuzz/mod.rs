@@ -67,15 +67,9 @@ pub struct ToolSchema {
 /// `--schema` could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum FuzzError {
-    /// The file could not be read.
-    #[error("cannot read schema file {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
+    /// The file could not be read (missing, a folder or a device, too large, not UTF-8).
+    #[error("schema file {0}")]
+    Read(#[from] proctor_input::InputError),
     /// Neither JSON nor YAML, or not a schema the generator can use.
     #[error(
         "{path}: {problem}\nhint: --schema takes the JSON Schema of the tool's parameters (JSON or YAML), or a tool descriptor holding it: {{name, parameters}} (PromptPack), {{type: function, function: {{name, parameters}}}} (OpenAI) or {{name, input_schema}}"
@@ -92,7 +86,7 @@ impl ToolSchema {
     /// Reads a schema file: a bare parameters schema or a tool descriptor,
     /// in JSON or YAML; checks the generator can use it.
     pub fn load(path: &Path) -> Result<ToolSchema, FuzzError> {
-        let text = std::fs::read_to_string(path).map_err(|source| FuzzError::Read { path: path.to_path_buf(), source })?;
+        let text = proctor_input::read_to_string(path, proctor_input::MAX_BYTES)?;
         let invalid = |problem: String| FuzzError::Invalid { path: path.to_path_buf(), problem };
         let doc: Value = match serde_json::from_str(&text) {
             Ok(v) => v,
