@@ -303,3 +303,36 @@ fn a_pack_scenarios_own_mistakes_are_exit_2_with_their_location() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("starts in a state whose prompt_task is `triage`; leave `prompt:` out"), "{out}");
 }
+
+#[test]
+fn an_output_never_overwrites_an_input_or_another_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cases = write(d, "cases.yaml", "cases:\n  - name: ls\n    request: {command: ls}\n    expect: {decision: allow}\n");
+    let plugin = write(d, "guard.sh", "cat >/dev/null\nprintf '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"allow\"}}'\n");
+    let certify = |extra: &[&str]| {
+        let mut args = vec!["certify", "--no-progress", "--protocol", "runok-extension"];
+        args.extend(extra);
+        args.extend(["--", "sh", plugin.as_str()]);
+        run(&args)
+    };
+    let report = d.join("r.json").display().to_string();
+    let rows: [(&[&str], &str); 3] = [
+        (&["--cases", &cases, "--output", &cases], "is also the --cases file: writing there would destroy it"),
+        (&["--certificate", &plugin], "is also a file of the plugin's command"),
+        (&["--output", &report, "--badge", &report], "--output and --badge both name"),
+    ];
+    for (flags, phrase) in rows {
+        let (code, _, err) = certify(flags);
+        assert_eq!(code, 2, "{flags:?}: {err}");
+        assert!(err.contains(phrase), "{flags:?}: {err}");
+    }
+    assert!(std::fs::read_to_string(&cases).unwrap().starts_with("cases:"), "the cases file is intact");
+    assert!(std::fs::read_to_string(&plugin).unwrap().starts_with("cat"), "the plugin is intact");
+
+    let scenario = write(d, "s.yaml", GOOD);
+    let (code, _, err) = run(&["run", "--no-progress", "--output", &scenario, &scenario]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is also a scenario file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&scenario).unwrap(), GOOD);
+}

@@ -108,6 +108,11 @@ impl JudgingArgs {
         flags
     }
 
+    /// The file `--write-baseline` writes.
+    pub(super) fn write_baseline_file(&self) -> Option<&std::path::Path> {
+        self.write_baseline.as_deref()
+    }
+
     /// The baseline file, when one judges the run.
     pub(super) fn baseline_file(&self) -> Option<&std::path::Path> {
         self.baseline.as_deref()

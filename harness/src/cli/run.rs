@@ -28,6 +28,13 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    let mut outputs: Vec<(&str, &Path)> = args.output.iter().map(|p| ("--output", p.as_path())).collect();
+    outputs.extend(args.write_baseline.iter().map(|p| ("--write-baseline", p.as_path())));
+    let inputs: Vec<(&str, &Path)> = files.iter().map(|f| ("a scenario file", f.as_path())).collect();
+    crate::output::refuse_clobbering(&outputs, &inputs).map_err(UsageError)?;
+    if let (Some(out), Some(read)) = (&args.output, &args.baseline) {
+        crate::output::refuse_clobbering(&[("--output", out)], &[("the --baseline file", read)]).map_err(UsageError)?;
+    }
     let baseline = args.baseline.as_deref().map(crate::baseline::Baseline::load).transpose().map_err(|e| UsageError(e.to_string()))?;
     // A file that cannot be used is reported with its location, and the rest run.
     let mut unusable = Vec::new();

@@ -19,6 +19,12 @@ pub(super) fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
+    if let Some(out) = &args.output {
+        let mut inputs: Vec<(&str, &std::path::Path)> = vec![("the --scenario file", args.scenario.as_path())];
+        inputs.extend(args.journal.as_deref().map(|j| ("the --journal file", j)));
+        inputs.extend(args.records.iter().map(|r| ("a --record path", r.as_path())));
+        crate::output::refuse_clobbering(&[("--output", out)], &inputs).map_err(UsageError)?;
+    }
     let evidence = read_evidence(&args.records, args.journal.as_deref()).map_err(|e| UsageError(e.to_string()))?;
     let profile = profile_for(&scenario, args.profile.as_deref()).map_err(|e| UsageError(e.to_string()))?;
     let mut report = verify(&scenario, &evidence, profile).map_err(|e| UsageError(format!("{}: {e}", args.scenario.display())))?;
