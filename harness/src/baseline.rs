@@ -72,8 +72,8 @@ impl Baseline {
         let name = path.display().to_string();
         let file: File<serde_saphyr::Spanned<Written>> = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { strict_booleans: true }).map_err(|e| {
             BaselineError(format!(
-                "invalid baseline: {}\nhint: a baseline is `expected_failures:` followed by a list of {{check, profile, reason}} (write one with --write-baseline FILE)",
-                e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) })
+                "invalid baseline {}\nhint: a baseline is `expected_failures:` followed by a list of {{check, profile, reason}} (write one with --write-baseline FILE)",
+                proctor_input::yaml_message(&e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) }), &name)
             ))
         })?;
         let mut entries = Vec::new();

@@ -191,3 +191,22 @@ fn render_shows_how_each_implementation_prints_a_number_and_a_fragment() {
     let (_, out, _) = run(&["pack", "render", &plain, "--prompt", "resolve", "--var", "company=Acme", "--profile", "promptkit"]);
     assert!(out.contains("up to 1e+06 EUR"), "{out}");
 }
+
+#[test]
+fn a_folder_is_checked_pack_by_pack_and_the_summary_stays_readable() {
+    let (code, out, _) = run(&["pack", "check", "examples/promptpack"]);
+    assert_eq!(code, 1, "some example packs are invalid under promptpack-python: {out}");
+    let packs = std::fs::read_dir(repo_root().join("examples/promptpack"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".pack."))
+        .count();
+    assert!(out.contains(&format!("\n{packs} pack(s) checked under documented, promptkit@86d9f36, promptpack-python@c78e36b: ")), "{out}");
+    let summary = &out[out.rfind("pack(s) checked").unwrap()..];
+    assert!(summary.lines().all(|l| l.len() < 200), "one line per invalid pack: {summary}");
+    assert!(summary.contains("\n  INVALID examples/promptpack/"), "{summary}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, _) = run(&["pack", "check", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("no pack files under it (*.pack.json, *.pack.yaml, *.pack.yml)") && out.contains("no pack checked"), "{out}");
+}

@@ -336,3 +336,14 @@ fn an_output_never_overwrites_an_input_or_another_output() {
     assert!(err.contains("is also a scenario file"), "{err}");
     assert_eq!(std::fs::read_to_string(&scenario).unwrap(), GOOD);
 }
+
+#[test]
+fn what_the_user_typed_is_quoted_escaped() {
+    let (code, out, err) = run(&["certify", "--no-progress", "--protocol", "runok-extension", "--", "/nonexistent/\x1b]0;pwn\x07\x1b[2J"]);
+    assert_eq!(code, 2);
+    assert!(!(out.clone() + &err).contains('\x1b'), "{err}");
+    assert!(err.contains("\\u{1b}]0;pwn\\u{7}"), "{err}");
+    let (code, _, err) = run(&["pack", "render", "examples/promptpack/support.pack.json", "--prompt", "\u{202e}\x1b[31mred"]);
+    assert_eq!(code, 2);
+    assert!(!err.contains('\x1b') && !err.contains('\u{202e}'), "{err}");
+}

@@ -100,6 +100,46 @@ pub fn read_to_string(path: &Path, max: u64) -> Result<String, InputError> {
     })
 }
 
+/// A YAML parser's message (serde-saphyr's, rendered or not) in the user's
+/// terms: the file named where the parser says `<input>` or `line L column C`,
+/// and the library's own advice and debug output replaced by what it means.
+pub fn yaml_message(raw: &str, file: &str) -> String {
+    let mut text = raw.trim_start_matches("error: ").to_string();
+    if let Some(rest) = text.strip_prefix("line ")
+        && let Some((line, rest)) = rest.split_once(" column ")
+        && let Some((column, message)) = rest.split_once(": ")
+        && line.bytes().all(|b| b.is_ascii_digit())
+        && column.bytes().all(|b| b.is_ascii_digit())
+    {
+        text = format!("{file}:{line}:{column}: {message}");
+    }
+    if text.starts_with("unexpected end of input at line 1, column 1") {
+        return format!("{file}: the file is empty");
+    }
+    let replacements = [
+        (", set DuplicateKeyPolicy in Options if acceptable", " (a key may be given once)"),
+        ("<input>", file),
+        ("use from_str_multiple", "give one document (no second `---`)"),
+        ("expected mapping start", "expected a mapping of `key: value` lines"),
+    ];
+    for (from, to) in replacements {
+        text = text.replace(from, to);
+    }
+    // `budget breached: Depth { depth: 65 }`: the parser's limits, in words.
+    while let Some(at) = text.find("budget breached: ") {
+        let end = text[at..].find('}').map_or(text.len(), |e| at + e + 1);
+        let what = if text[at..end].contains("Depth") {
+            "nested too deeply (more than 64 levels)"
+        } else if text[at..end].contains("Nodes") || text[at..end].contains("Alias") {
+            "too many values once its aliases are expanded (an alias bomb?)"
+        } else {
+            "too large to read"
+        };
+        text.replace_range(at..end, what);
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +160,25 @@ mod tests {
         let missing = read(&dir.join("missing"), 10).unwrap_err().to_string();
         assert!(missing.contains("missing: cannot read: No such file"), "{missing}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn yaml_messages_speak_of_the_file_not_the_library() {
+        let m = |raw: &str| yaml_message(raw, "c.yaml");
+        assert_eq!(
+            m("error: line 3 column 5: duplicate mapping key: name, set DuplicateKeyPolicy in Options if acceptable\n --> c.yaml:3:5"),
+            "c.yaml:3:5: duplicate mapping key: name (a key may be given once)\n --> c.yaml:3:5"
+        );
+        assert_eq!(m("unexpected end of input at line 1, column 1"), "c.yaml: the file is empty");
+        assert_eq!(
+            m("error: line 3 column 258: budget breached: Depth { depth: 65 }"),
+            "c.yaml:3:258: nested too deeply (more than 64 levels)"
+        );
+        assert_eq!(
+            m("line 15 column 18: budget breached: Nodes { nodes: 250001 }"),
+            "c.yaml:15:18: too many values once its aliases are expanded (an alias bomb?)"
+        );
+        assert_eq!(m("<input>:1:10: unclosed bracket"), "c.yaml:1:10: unclosed bracket");
     }
 
     #[test]

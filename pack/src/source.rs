@@ -370,7 +370,11 @@ fn parse_yaml(file: PathBuf, text: &str) -> Result<Document, LoadError> {
     let node: serde_saphyr::Spanned<Node> = serde_saphyr::from_str_with_options(text, options).map_err(|error| {
         let place = error.location().map_or(Place { line: 1, column: 1 }, |l| Place { line: l.line() as u32, column: l.column() as u32 });
         let message = error.to_string();
-        let message = message.lines().next().unwrap_or_default().to_string();
+        let first = message.lines().next().unwrap_or_default();
+        // `line L column C:` is already in the diagnostic's place; keep the message alone.
+        let message = proctor_input::yaml_message(first, &file.display().to_string());
+        let message =
+            message.split_once(": ").filter(|(place, _)| place.ends_with(char::is_numeric)).map_or(message.clone(), |(_, m)| m.to_string());
         LoadError::Syntax { file: file.clone(), format: Format::Yaml, line: place.line, column: place.column, message }
     })?;
     let mut document = Document::from_value(file, Value::Null);

@@ -202,8 +202,8 @@ impl CasesFile {
         let name = path.display().to_string();
         let mut file: CasesFile = serde_saphyr::from_str_with_options(text, strict_yaml()).map_err(|e| CasesError::Parse {
             rendered: format!(
-                "invalid cases file: {}\nhint: a cases file is `cases:` followed by a list of {{name, phase|method, request, expect: {{decision | score_below | score_at_least}}}}",
-                e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) })
+                "invalid cases file {}\nhint: a cases file is `cases:` followed by a list of {{name, phase|method, request, expect: {{decision | score_below | score_at_least}}}}",
+                proctor_input::yaml_message(&e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) }), &name)
             ),
         })?;
         file.places = Places::read(text);

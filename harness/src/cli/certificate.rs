@@ -42,17 +42,18 @@ pub(super) fn run(command: CertificateCommand) -> anyhow::Result<ExitCode> {
     let mut current = match certificate.check() {
         Staleness::Current { files } => {
             let verdict = serde_json::to_value(certificate.verdict)?;
-            crate::output::emit(&format!(
+            // The certificate's strings are the file's, whoever wrote it: escaped for the terminal.
+            crate::output::emit(&crate::report::escape(&format!(
                 "certificate current: {files} file(s) unchanged since proctor {} certified `{}` ({})\n",
                 certificate.proctor_version,
                 certificate.command.join(" "),
                 verdict.as_str().unwrap_or_default()
-            ));
+            )));
             true
         }
         Staleness::Stale { changes } => {
             let lines: String = changes.iter().map(|c| format!("  {c}\n")).collect();
-            crate::output::emit(&format!("certificate stale: the certified bytes changed; certify again\n{lines}"));
+            crate::output::emit(&crate::report::escape(&format!("certificate stale: the certified bytes changed; certify again\n{lines}")));
             false
         }
     };
@@ -100,7 +101,10 @@ fn certify_again(file: &Path, certificate: &Certificate) -> anyhow::Result<bool>
         return Ok(true);
     }
     let lines: String = differences.iter().map(|d| format!("  {d}\n")).collect();
-    crate::output::emit(&format!("certified again: {} outcome(s) differ from the certificate\n{lines}", differences.len()));
+    crate::output::emit(&crate::report::escape(&format!(
+        "certified again: {} outcome(s) differ from the certificate\n{lines}",
+        differences.len()
+    )));
     Ok(false)
 }
 

@@ -43,7 +43,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         if let Some(path) = &args.certificate {
             output::write_atomically(path, serde_json::to_string_pretty(&certificate)?.as_bytes())?;
             for line in certificate.coverage() {
-                eprintln!("certificate: {line}");
+                eprintln!("certificate: {}", crate::report::escape(&line));
             }
         }
         if let Some(path) = &args.badge {
@@ -207,7 +207,7 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
     })?;
     report.notes.extend(environment_notes(&options, &report));
     for note in deadline_notes(&options) {
-        eprintln!("warning: {note}");
+        eprintln!("warning: {}", crate::report::escape(&note));
         report.notes.push(note);
     }
     Ok(report)

@@ -375,7 +375,9 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Messages quote what the user gave (a command, a prompt key, a file name): escaped, so
+            // an ESC or a bidi override in it never reaches the terminal.
+            eprintln!("error: {}", crate::report::escape(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

@@ -23,7 +23,8 @@ pub(super) enum PackCommand {
     /// 1 invalid under some, 2 when a file cannot be read as a pack.
     #[command(after_help = "Examples:
   proctor pack check examples/promptpack/support.pack.json
-  proctor pack check --profile promptkit --format json packs/*.pack.json")]
+  proctor pack check examples/promptpack
+  proctor pack check --profile promptkit --format json examples/promptpack/*.pack.json")]
     Check {
         /// A profile to check under (repeatable): documented, promptkit@86d9f36,
         /// promptpack-python@c78e36b. Default: all three.
@@ -31,8 +32,9 @@ pub(super) enum PackCommand {
         profiles: Vec<PackProfile>,
         #[arg(long, value_enum, default_value = "text")]
         format: PackFormat,
-        /// The pack files (JSON or YAML).
-        #[arg(value_name = "PACK", required = true)]
+        /// The pack files (JSON or YAML), or folders: every `*.pack.json`,
+        /// `*.pack.yaml` and `*.pack.yml` under a folder is checked.
+        #[arg(value_name = "PACK|DIR", required = true)]
         packs: Vec<PathBuf>,
     },
     /// Show what the model really gets from one prompt: system prompt, tools, validators.
@@ -100,7 +102,14 @@ pub(super) fn run(command: PackCommand) -> anyhow::Result<ExitCode> {
 fn check(profiles: &[PackProfile], format: PackFormat, packs: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let mut reports: Vec<PackReport> = Vec::new();
     let mut unreadable: Vec<(String, String)> = Vec::new();
+    let mut files = Vec::new();
     for path in packs {
+        match pack_files_under(path) {
+            Ok(found) => files.extend(found),
+            Err(why) => unreadable.push((path.display().to_string(), why)),
+        }
+    }
+    for path in &files {
         match proctor_pack::load(path) {
             Ok(document) => reports.extend(profiles.iter().map(|p| proctor_pack::check(&document, *p))),
             Err(error) => unreadable.push((path.display().to_string(), error.to_string())),
@@ -122,6 +131,33 @@ fn check(profiles: &[PackProfile], format: PackFormat, packs: &[PathBuf]) -> any
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `path` when it is not a folder; else the pack files under it, sorted, or why there are none.
+fn pack_files_under(path: &Path) -> Result<Vec<PathBuf>, String> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    const SUFFIXES: [&str; 3] = [".pack.json", ".pack.yaml", ".pack.yml"];
+    let mut found = Vec::new();
+    let mut pending = vec![path.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else { continue };
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if kind.is_dir() {
+                pending.push(entry.path());
+            } else if kind.is_file() && SUFFIXES.iter().any(|s| name.ends_with(s)) {
+                found.push(entry.path());
+            }
+        }
+    }
+    if found.is_empty() {
+        return Err(format!("{}: no pack files under it ({})", path.display(), SUFFIXES.map(|s| format!("*{s}")).join(", ")));
+    }
+    found.sort();
+    Ok(found)
 }
 
 fn check_text(reports: &[PackReport], unreadable: &[(String, String)]) -> String {
@@ -148,16 +184,25 @@ fn check_text(reports: &[PackReport], unreadable: &[(String, String)]) -> String
     }
     let profiles: std::collections::BTreeSet<&str> = reports.iter().map(|r| r.profile.as_str()).collect();
     let invalid: Vec<String> = reports.iter().filter(|r| !r.valid).map(|r| format!("{} under {}", r.file, r.profile)).collect();
+    let unread = match unreadable.len() {
+        0 => String::new(),
+        n => format!("; {n} file(s) could not be read as a pack"),
+    };
+    if reports.is_empty() {
+        out.push_str(&format!("\nno pack checked{unread}\n"));
+        return out;
+    }
+    // One line per invalid pack: with eighty packs the summary stays readable.
     out.push_str(&format!(
-        "\n{} pack(s) checked under {}; {}\n",
+        "\n{} pack(s) checked under {}: {} of {} verdicts valid{unread}\n",
         reports.len() / profiles.len().max(1),
         profiles.into_iter().collect::<Vec<_>>().join(", "),
-        match (invalid.is_empty(), unreadable.is_empty()) {
-            (true, true) => "all valid".to_string(),
-            (_, false) => format!("{} file(s) could not be read as a pack", unreadable.len()),
-            (false, true) => format!("invalid: {}", invalid.join("; ")),
-        }
+        reports.len() - invalid.len(),
+        reports.len(),
     ));
+    for pack in &invalid {
+        out.push_str(&format!("  INVALID {pack}\n"));
+    }
     out
 }
 
@@ -168,7 +213,13 @@ fn variables(vars: Vec<(String, String)>, file: Option<&Path>) -> anyhow::Result
     if let Some(file) = file {
         let text = proctor_input::read_to_string(file, proctor_input::MAX_BYTES).map_err(|e| UsageError(e.to_string()))?;
         let parsed: BTreeMap<String, Value> = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { strict_booleans: true })
-            .map_err(|e| UsageError(format!("{}: not a map of NAME: VALUE: {e}", file.display())))?;
+            .map_err(|e| {
+                let name = file.display().to_string();
+                UsageError(format!(
+                    "{}\nhint: a variables file is a mapping of NAME: VALUE lines",
+                    proctor_input::yaml_message(&e.to_string(), &name)
+                ))
+            })?;
         values.extend(parsed);
     }
     values.extend(vars.into_iter().map(|(k, v)| (k, Value::String(v))));

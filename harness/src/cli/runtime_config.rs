@@ -48,7 +48,8 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
     for binding in &config.bindings {
         let (family, role) = family_and_role(binding);
         if !args.no_progress {
-            eprintln!("certifying {} ({} {role}): {}", binding.label(), family.name(), binding.command.join(" "));
+            let command = crate::report::escape(&binding.command.join(" "));
+            eprintln!("certifying {} ({} {role}): {command}", crate::report::escape(&binding.label()), family.name());
         }
         let profiles = if args.profiles.is_empty() {
             Profile::for_family(family).to_vec()
@@ -68,7 +69,7 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
         )
         .map_err(|e| format!("{}:{}:{}: {}: {e:#}", config.file.display(), binding.line, binding.column, binding.label()));
         if let (Err(e), false) = (&report, args.no_progress) {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::report::escape(e));
         }
         judged.push(Judged { binding: binding.clone(), family, role, cases, report });
     }
@@ -79,7 +80,8 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
             &judged.iter().filter_map(|j| j.report.as_ref().ok()).collect::<Vec<_>>(),
             &judged.iter().filter_map(|j| Some((j.binding.label(), j.report.as_ref().err()?.clone()))).collect::<Vec<_>>(),
         ),
-        Format::Markdown | Format::Text => as_text(path, &judged, &notes, args.format),
+        // Labels, commands and notes come from the config file: escaped for the terminal.
+        Format::Markdown | Format::Text => crate::report::escape(&as_text(path, &judged, &notes, args.format)),
     };
     match &args.output {
         Some(out) => output::write_atomically(out, rendered.as_bytes())?,
