@@ -222,6 +222,9 @@ impl Certificate {
     pub fn load(path: &Path) -> Result<Certificate, CertificateError> {
         // A certificate is a few KiB; a device or a FIFO named as one must not be read forever.
         let text = proctor_input::read_to_string(path, MAX_CERTIFICATE_BYTES).map_err(CertificateError::Input)?;
+        if text.trim().is_empty() {
+            return Err(CertificateError::Invalid { path: path.to_path_buf(), problem: "the file is empty".into() });
+        }
         let cert: Certificate =
             serde_json::from_str(&text).map_err(|e| CertificateError::Invalid { path: path.to_path_buf(), problem: e.to_string() })?;
         // A digest that is not one cannot have "changed": the file is broken, not the plugin.

@@ -223,6 +223,16 @@ impl CasesFile {
                     "`expect` is empty; write `expect: {decision: deny}`, `expect: {score_below: 0.5}` or (selectors) `expect: {selected: [id]}`",
                 ));
             }
+            if [e.score_below, e.score_at_least].into_iter().flatten().any(f64::is_nan) {
+                return Err(invalid("a score bound is not a number (`.nan`); give one like 0.5"));
+            }
+            if let (Some(below), Some(at_least)) = (e.score_below, e.score_at_least)
+                && at_least >= below
+            {
+                return Err(invalid(&format!(
+                    "no score is both at least {at_least} and below {below}: every plugin would fail this case; swap or fix the bounds"
+                )));
+            }
             if !case.request.is_null() && !case.request.is_object() {
                 return Err(invalid("`request` must be a mapping of request fields"));
             }

@@ -36,16 +36,18 @@ impl PluginCommand {
         &self.argv[0]
     }
 
-    /// The script an interpreter in argv would open, when it does not exist:
+    /// The script an interpreter in argv would open, when it cannot be run:
     /// `python3 ./nope.py` dies before it says a word, and a report would
     /// blame the plugin for the user's command. Only a word that looks like a
     /// script (a path, or a script's extension) after a known interpreter and
     /// its options counts; `-c`, `-m`, `-e` and friends mean there is none.
-    /// A relative path is resolved against `cwd`, as the plugin would.
-    pub fn missing_script(&self) -> Option<PathBuf> {
-        let program = Path::new(self.program()).file_name()?.to_str()?;
+    /// `env [NAME=VALUE]… PROGRAM …` is looked through. A relative path is
+    /// resolved against `cwd`, as the plugin would.
+    pub fn missing_script(&self) -> Option<MissingScript> {
+        let argv = self.without_env();
+        let program = Path::new(argv.first()?).file_name()?.to_str()?;
         let (_, no_script) = INTERPRETERS.iter().find(|(i, _)| program == *i || program.strip_prefix(i).is_some_and(is_version))?;
-        let mut args = self.argv[1..].iter();
+        let mut args = argv[1..].iter();
         let script = loop {
             let arg = args.next()?;
             match arg.as_str() {
@@ -58,17 +60,53 @@ impl PluginCommand {
                 _ => break arg,
             }
         };
+        if script.is_empty() {
+            return Some(MissingScript { path: PathBuf::new(), why: "is an empty word where the script's path goes" });
+        }
         let looks_like_script =
             script.contains('/') || Path::new(script).extension().is_some_and(|e| SCRIPT_EXTENSIONS.iter().any(|x| e == *x));
-        if !looks_like_script {
-            return None;
-        }
         let path = match &self.cwd {
             Some(dir) if Path::new(script).is_relative() => dir.join(script),
             _ => PathBuf::from(script),
         };
         // `components` drops the `.` of `dir/./x.py`, so the message names the file as people write it.
-        (!path.exists()).then(|| path.components().collect())
+        let tidy = || path.components().collect();
+        match std::fs::metadata(&path) {
+            Err(_) if looks_like_script => Some(MissingScript { path: tidy(), why: "which does not exist" }),
+            // Python runs a folder that holds a `__main__.py`; nothing runs any other folder.
+            Ok(m) if m.is_dir() && !(program.starts_with("python") && path.join("__main__.py").is_file()) => {
+                Some(MissingScript { path: tidy(), why: "which is a folder, not a script" })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the program can be found as the OS would: a path (from `cwd`)
+    /// to a file, or a name on `PATH`. A program that is not there would fail
+    /// every spawn, and a tool that spawns per request would count each as the
+    /// plugin's failure.
+    pub fn program_exists(&self) -> bool {
+        let program = self.program();
+        if program.contains('/') {
+            let path = match &self.cwd {
+                Some(dir) if Path::new(program).is_relative() => dir.join(program),
+                _ => PathBuf::from(program),
+            };
+            return path.is_file();
+        }
+        std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|dir| dir.join(program).is_file()))
+    }
+
+    /// argv with a leading `env [-i] [NAME=VALUE]…` taken off: the program env runs.
+    fn without_env(&self) -> &[String] {
+        let mut argv = &self.argv[..];
+        if Path::new(self.program()).file_name().is_some_and(|n| n == "env") {
+            argv = &argv[1..];
+            while argv.first().is_some_and(|a| a.starts_with('-') || a.contains('=')) {
+                argv = &argv[1..];
+            }
+        }
+        argv
     }
 
     /// The command as a user would type it, for messages (not for execution).
@@ -85,6 +123,15 @@ impl PluginCommand {
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// A script the command names that cannot be run, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingScript {
+    /// The script, resolved against the command's working directory.
+    pub path: PathBuf,
+    /// "which does not exist", "which is a folder", …
+    pub why: &'static str,
 }
 
 /// Programs that take a script file as their first operand, each with the
@@ -120,7 +167,7 @@ mod tests {
 
     fn missing(argv: &[&str]) -> Option<String> {
         let cmd = PluginCommand::new(argv.iter().map(|s| s.to_string()).collect()).unwrap();
-        cmd.missing_script().map(|p| p.display().to_string())
+        cmd.missing_script().map(|p| p.path.display().to_string())
     }
 
     #[test]
@@ -129,6 +176,10 @@ mod tests {
         assert_eq!(missing(&["/usr/bin/python3.11", "-u", "-X", "dev", "nope.py"]).as_deref(), Some("nope.py"));
         assert_eq!(missing(&["sh", "-e", "--", "dir/nope"]).as_deref(), Some("dir/nope"));
         assert_eq!(missing(&["node", "nope.mjs", "--flag"]).as_deref(), Some("nope.mjs"));
+        assert_eq!(missing(&["env", "-i", "A=1", "python3", "/missing.py"]).as_deref(), Some("/missing.py"));
+        assert_eq!(missing(&["/usr/bin/env", "python3", "/missing.py"]).as_deref(), Some("/missing.py"));
+        assert_eq!(missing(&["sh", "src"]).as_deref(), Some("src"), "a folder is no script");
+        assert_eq!(missing(&["sh", ""]).as_deref(), Some(""), "an empty word is no script");
     }
 
     #[test]
@@ -149,8 +200,10 @@ mod tests {
     fn a_relative_script_is_looked_for_in_the_plugins_directory() {
         let mut cmd = PluginCommand::new(vec!["sh".into(), "run.sh".into()]).unwrap();
         cmd.cwd = Some(PathBuf::from("/nonexistent-dir"));
-        assert_eq!(cmd.missing_script(), Some(PathBuf::from("/nonexistent-dir/run.sh")));
+        assert_eq!(cmd.missing_script().map(|m| m.path), Some(PathBuf::from("/nonexistent-dir/run.sh")));
         cmd.argv[1] = "/bin/../bin/sh".into();
         assert_eq!(cmd.missing_script(), None, "an absolute path is not moved under cwd");
+        cmd.argv = vec!["env".into(), "FOO=1".into()];
+        assert_eq!(cmd.missing_script(), None, "env with no program runs nothing to look at");
     }
 }

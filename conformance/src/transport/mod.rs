@@ -15,7 +15,7 @@ mod stderr;
 mod stdout;
 pub mod tree;
 
-pub use command::PluginCommand;
+pub use command::{MissingScript, PluginCommand};
 pub use deadline::{Deadlines, Phase};
 pub use exit::ExitOutcome;
 pub use process::{Collected, Leftover, MAX_LINE_BYTES, PluginProcess, Shutdown, ShutdownHow, SpawnError, WriteError};

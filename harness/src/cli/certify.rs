@@ -173,9 +173,10 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
     if let Some(script) = plan.command.missing_script() {
         let place = plan.command.cwd.as_ref().map(|d| format!(" (from {})", d.display())).unwrap_or_default();
         return Err(UsageError(format!(
-            "`{}` would run {}{place}, which does not exist: the plugin never started, so nothing can be judged\nhint: check the path of the script after `--` (relative paths start from --cwd, or from here)",
+            "`{}` would run {}{place}, {}: the plugin never started, so nothing can be judged\nhint: check the path of the script after `--` (relative paths start from --cwd, or from here)",
             plan.command.program(),
-            script.display()
+            script.path.display(),
+            script.why
         ))
         .into());
     }

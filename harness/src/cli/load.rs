@@ -30,6 +30,23 @@ pub(super) fn main(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let (requests, concurrency) = (args.requests as usize, args.concurrency as usize);
     let mut command =
         PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
+    // A plugin that cannot start is the command's mistake, not a load result: said before any request.
+    if !command.program_exists() {
+        return Err(UsageError(format!(
+            "cannot start `{}`: no such program\nhint: check the command after `--`; proctor runs it directly, without a shell",
+            command.program()
+        ))
+        .into());
+    }
+    if let Some(script) = command.missing_script() {
+        return Err(UsageError(format!(
+            "`{}` would run {}, {}: nothing would be loaded\nhint: check the path of the script after `--`",
+            command.program(),
+            script.path.display(),
+            script.why
+        ))
+        .into());
+    }
     // As in certify: the runtimes' environment does not make Python unbuffered.
     command.env_remove = vec!["PYTHONUNBUFFERED".into()];
     let show_progress = std::io::stderr().is_terminal();

@@ -166,7 +166,8 @@ fn check_text(reports: &[PackReport], unreadable: &[(String, String)]) -> String
         let errors = report.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
         let warnings = report.diagnostics.len() - errors;
         let verdict = if report.valid { "valid" } else { "INVALID" };
-        out.push_str(&format!("{} under {}: {verdict} ({errors} error(s), {warnings} warning(s))\n", report.file, report.profile));
+        let file = crate::report::escape_name(&report.file);
+        out.push_str(&format!("{file} under {}: {verdict} ({errors} error(s), {warnings} warning(s))\n", report.profile));
         for d in &report.diagnostics {
             let severity = match d.severity {
                 Severity::Error => "error",
@@ -175,15 +176,16 @@ fn check_text(reports: &[PackReport], unreadable: &[(String, String)]) -> String
             let path = if d.path.is_empty() { "(the pack)" } else { &d.path };
             out.push_str(&format!(
                 "  {}:{}:{}: {severity}[{}] {} (at {path})\n      fix: {}\n",
-                report.file, d.line, d.column, d.rule, d.message, d.fix
+                file, d.line, d.column, d.rule, d.message, d.fix
             ));
         }
     }
-    for (_, error) in unreadable {
-        out.push_str(&format!("error: {error}\n"));
+    for (path, error) in unreadable {
+        out.push_str(&format!("error: {}\n", error.replace(path.as_str(), &crate::report::escape_name(path))));
     }
     let profiles: std::collections::BTreeSet<&str> = reports.iter().map(|r| r.profile.as_str()).collect();
-    let invalid: Vec<String> = reports.iter().filter(|r| !r.valid).map(|r| format!("{} under {}", r.file, r.profile)).collect();
+    let invalid: Vec<String> =
+        reports.iter().filter(|r| !r.valid).map(|r| format!("{} under {}", crate::report::escape_name(&r.file), r.profile)).collect();
     let unread = match unreadable.len() {
         0 => String::new(),
         n => format!("; {n} file(s) could not be read as a pack"),

@@ -23,6 +23,12 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// A name (a file name, an id) on one line: [`escape`], and newlines and tabs
+/// too, so a name with a newline cannot forge a line of the report.
+pub fn escape_name(name: &str) -> String {
+    escape(name).replace('\n', "\\n").replace('\t', "\\t")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,5 +39,6 @@ mod tests {
         assert_eq!(escape("x\u{9b}y"), "x\\u{9b}y");
         assert_eq!(escape("\u{202e}evil"), "\\u{202e}evil");
         assert_eq!(escape("line\n\tnext\r"), "line\n\tnext\\u{d}");
+        assert_eq!(escape_name("new\nline\t.json"), "new\\nline\\t.json");
     }
 }

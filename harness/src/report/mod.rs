@@ -10,7 +10,7 @@ mod text;
 
 use proctor_conformance::certify::Report;
 
-pub use escape::escape;
+pub use escape::{escape, escape_name};
 
 /// An output format (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
