@@ -65,15 +65,35 @@ const HEADER: &str = "# proctor baseline: failures accepted for now. Each is rep
 #[error("{0}")]
 pub struct BaselineError(pub String);
 
+/// What a baseline lists: check failures (certify, verify) or failing scenarios (run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `{check, profile, reason}` entries.
+    Checks,
+    /// `{scenario, reason}` entries.
+    Scenarios,
+}
+
+impl Kind {
+    fn shape(self) -> &'static str {
+        match self {
+            Kind::Checks => "{check, profile, reason} (certify, verify)",
+            Kind::Scenarios => "{scenario, reason} (run)",
+        }
+    }
+}
+
 impl Baseline {
-    /// Reads and validates a baseline: every check id and profile must exist.
-    pub fn load(path: &Path) -> Result<Baseline, BaselineError> {
+    /// Reads and validates a baseline of `kind`: every check id and profile must
+    /// exist, and an entry of the other kind is refused (it would excuse nothing).
+    pub fn load(path: &Path, kind: Kind) -> Result<Baseline, BaselineError> {
         let text = proctor_input::read_to_string(path, proctor_input::MAX_BYTES).map_err(|e| BaselineError(format!("baseline {e}")))?;
         let name = path.display().to_string();
         let file: File<serde_saphyr::Spanned<Written>> = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { strict_booleans: true }).map_err(|e| {
             BaselineError(format!(
-                "invalid baseline {}\nhint: a baseline is `expected_failures:` followed by a list of {{check, profile, reason}} (write one with --write-baseline FILE)",
-                proctor_input::yaml_message(&e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) }), &name)
+                "invalid baseline {}\nhint: a baseline is `expected_failures:` followed by a list of {} (write one with --write-baseline FILE)",
+                proctor_input::yaml_message(&e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) }), &name),
+                kind.shape()
             ))
         })?;
         let mut entries = Vec::new();
@@ -99,6 +119,13 @@ impl Baseline {
                     )));
                 }
             };
+            let fits = matches!((&target, kind), (Target::Check { .. }, Kind::Checks) | (Target::Scenario(_), Kind::Scenarios));
+            if !fits {
+                return Err(BaselineError(format!(
+                    "{at}: this command's baseline lists {}; this entry is of the other kind",
+                    kind.shape()
+                )));
+            }
             if w.reason.trim().is_empty() {
                 return Err(BaselineError(format!("{at}: `reason` is empty; say why this failure is accepted")));
             }
@@ -237,14 +264,17 @@ mod tests {
         let path = dir.path().join("b.yaml");
         std::fs::write(&path, "# note\nexpected_failures:\n  - {check: JSONRPC-ID-ECHO, profile: documented, reason: we echo strings}\n")
             .unwrap();
-        let b = Baseline::load(&path).unwrap();
+        let b = Baseline::load(&path, Kind::Checks).unwrap();
         assert_eq!(b.entries.len(), 1);
         assert_eq!(b.entries[0].line, 3);
         std::fs::write(&path, "expected_failures:\n  - {check: NOPE, profile: documented, reason: x}\n").unwrap();
-        let err = Baseline::load(&path).unwrap_err().to_string();
+        let err = Baseline::load(&path, Kind::Checks).unwrap_err().to_string();
         assert!(err.contains("b.yaml:2:5: no check `NOPE`"), "{err}");
         std::fs::write(&path, "expected_failures:\n  - {check: JSONRPC-ID-ECHO, profil: documented, reason: x}\n").unwrap();
-        let err = Baseline::load(&path).unwrap_err().to_string();
+        let err = Baseline::load(&path, Kind::Checks).unwrap_err().to_string();
         assert!(err.contains("profil") && err.contains("hint:"), "{err}");
+        std::fs::write(&path, "expected_failures:\n  - {check: JSONRPC-ID-ECHO, profile: documented, reason: x}\n").unwrap();
+        let err = Baseline::load(&path, Kind::Scenarios).unwrap_err().to_string();
+        assert!(err.contains("b.yaml:2:5: this command's baseline lists {scenario, reason} (run)"), "{err}");
     }
 }

@@ -40,7 +40,11 @@ impl JudgingArgs {
                 return Err(UsageError(format!("--check/--skip-check {pattern}: matches no check; `proctor checks` lists them")));
             }
         }
-        self.baseline.as_deref().map(Baseline::load).transpose().map_err(|e| UsageError(e.to_string()))
+        self.baseline
+            .as_deref()
+            .map(|p| Baseline::load(p, crate::baseline::Kind::Checks))
+            .transpose()
+            .map_err(|e| UsageError(e.to_string()))
     }
 
     /// Applies selection, strictness and the baseline to `report`, and writes

@@ -214,6 +214,11 @@ fn variables(vars: Vec<(String, String)>, file: Option<&Path>) -> anyhow::Result
     let mut values = BTreeMap::new();
     if let Some(file) = file {
         let text = proctor_input::read_to_string(file, proctor_input::MAX_BYTES).map_err(|e| UsageError(e.to_string()))?;
+        if text.trim().is_empty() {
+            return Err(
+                UsageError(format!("{}: the file is empty; a variables file is a mapping of NAME: VALUE lines", file.display())).into()
+            );
+        }
         let parsed: BTreeMap<String, Value> = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { strict_booleans: true })
             .map_err(|e| {
                 let name = file.display().to_string();
@@ -238,6 +243,9 @@ fn render(
 ) -> anyhow::Result<ExitCode> {
     let document = proctor_pack::load(pack).map_err(|e| UsageError(e.to_string()))?;
     let values = variables(vars, vars_file)?;
+    if let Ok(declared) = proctor_pack::render::prompt(&document.value, prompt) {
+        refuse_unknown_variables(declared, prompt, &values)?;
+    }
     let mut rendered: Vec<(RenderedPrompt, PackReport)> = Vec::new();
     for profile in profiles {
         let prompt = proctor_pack::render::render(&document.value, prompt, *profile, &values)
@@ -264,6 +272,37 @@ fn render(
     // Exit 1 when some implementation does not send the prompt as written: a fallback, a raw
     // template or a refusal is what a pack author runs this command to catch.
     Ok(if rendered.iter().all(|(r, _)| r.outcome == "rendered") { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A value given for a name the prompt neither declares nor uses is a typo
+/// (`compnay`): every implementation would ignore it and render without it,
+/// so it is named, with the names there are.
+fn refuse_unknown_variables(prompt: &Value, key: &str, values: &BTreeMap<String, Value>) -> Result<(), UsageError> {
+    use proctor_pack::template::{Placeholder, scan};
+    let mut known: Vec<String> = prompt
+        .get("variables")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| Some(v.get("name")?.as_str()?.to_string()))
+        .collect();
+    let template = prompt.get("system_template").and_then(Value::as_str).unwrap_or_default();
+    known.extend(scan(template).into_iter().filter_map(|f| match f.placeholder {
+        Placeholder::Variable(name) | Placeholder::Spaced(name) => Some(name),
+        _ => None,
+    }));
+    let names: Vec<&str> = known.iter().map(String::as_str).collect();
+    if let Some(given) = values.keys().find(|g| !names.contains(&g.as_str())) {
+        let near = proctor_pack::shape::nearest(given, &names).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+        let mut listed = names.clone();
+        listed.sort_unstable();
+        listed.dedup();
+        return Err(UsageError(format!(
+            "--var {given}: prompt `{key}` has no variable `{given}` (its variables: {}){near}\nhint: every implementation ignores a value nobody reads, so the prompt would render without it",
+            if listed.is_empty() { "none".to_string() } else { listed.join(", ") }
+        )));
+    }
+    Ok(())
 }
 
 fn render_text(rendered: &[(RenderedPrompt, PackReport)]) -> String {

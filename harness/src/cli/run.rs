@@ -35,7 +35,12 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let (Some(out), Some(read)) = (&args.output, &args.baseline) {
         crate::output::refuse_clobbering(&[("--output", out)], &[("the --baseline file", read)]).map_err(UsageError)?;
     }
-    let baseline = args.baseline.as_deref().map(crate::baseline::Baseline::load).transpose().map_err(|e| UsageError(e.to_string()))?;
+    let baseline = args
+        .baseline
+        .as_deref()
+        .map(|p| crate::baseline::Baseline::load(p, crate::baseline::Kind::Scenarios))
+        .transpose()
+        .map_err(|e| UsageError(e.to_string()))?;
     // A file that cannot be used is reported with its location, and the rest run.
     let mut unusable = Vec::new();
     let mut scenarios: Vec<(PathBuf, crate::scenario::Scenario)> = Vec::new();

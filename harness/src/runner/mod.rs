@@ -104,6 +104,24 @@ pub async fn run(scenario: &Scenario, env: &RunEnv) -> RunResult {
         }
         Some(Err(problem)) => return RunResult::unusable(scenario, format!("pack: {problem}")),
     };
+    // A script that is not there is the scenario's mistake, before any runtime fallback
+    // (runok asks, PicoClaw continues) could hide it behind a passing outcome.
+    for plugin in scenario.plugins.iter().filter(|p| !p.fails_to_start) {
+        let crate::scenario::Process::Command(argv) = &plugin.process else { continue };
+        let Some(mut command) = proctor_conformance::transport::PluginCommand::new(argv.clone()) else { continue };
+        command.cwd = Some(env.root.clone());
+        if let Some(script) = command.missing_script() {
+            let problem = format!(
+                "plugin `{}`: `{}` would run {}, {}: the plugin can never start\nhint: fix the path (relative paths start from {}), or mark the plugin `fails_to_start: true` if that is the point",
+                plugin.name,
+                command.program(),
+                script.path.display(),
+                script.why,
+                env.root.display()
+            );
+            return RunResult::unusable(scenario, problem);
+        }
+    }
     let mut problems = Vec::new();
     let mut ctx = RunContext::new(scenario, profile, env, &mut problems);
     if let Some(setup) = &setup {

@@ -12,7 +12,7 @@ use proctor_conformance::protocol::{Role, promptkit_exec};
 use proctor_mocks::plugin::{Decision, Fault};
 
 use super::load::LoadError;
-use super::model::{PluginConfig, Process, Scenario};
+use super::model::{PluginConfig, Process, Runtime, Scenario};
 
 const HOOKS: &[&str] = &["provider", "tool", "session", "eval"];
 const PICOCLAW_STAGES: &[&str] = &["before_llm", "after_llm", "before_tool", "after_tool", "approve_tool"];
@@ -99,6 +99,27 @@ pub(super) fn validate(s: &Scenario, text: &str, path: &Path) -> Result<(), Load
                 }
             }
             PluginConfig::RunokExtension(_) | PluginConfig::PromptkitSelector(_) => {}
+        }
+    }
+    if let Some(outcome) = &s.expect.outcome {
+        let (runtime, valid): (&str, &[&str]) = match s.runtime {
+            Runtime::Promptkit => ("PromptKit", &["completed", "denied", "paused", "error"]),
+            Runtime::Picoclaw => ("PicoClaw", &["completed", "aborted", "error"]),
+            Runtime::Runok => ("runok", &["allow", "deny", "ask"]),
+        };
+        one_of("outcome", outcome, &format!("an outcome of a {runtime} conversation"), valid)?;
+    }
+    // An expectation about a plugin the scenario does not have is never met: a typo, said
+    // here rather than as a failing run. A pack's plugins are known only once it is expanded.
+    if s.pack.is_none() && s.runtime_config.is_none() {
+        let e = &s.expect;
+        let named = e.decisions.iter().map(|d| d.plugin.as_str()).chain(e.received.iter().map(|r| r.plugin.as_str()));
+        // Besides the plugins, a guardrail decides too: `guardrail <kind>` (pipeline/promptkit).
+        let guardrail = |name: &str| name.starts_with("guardrail ") && !s.guardrails.is_empty();
+        for plugin in named.chain(e.not_called.iter().map(|c| c.plugin.as_str())) {
+            if !names.contains(&plugin) && !guardrail(plugin) {
+                return Err(bad("plugin", plugin, "a plugin of this scenario", &names));
+            }
         }
     }
     Ok(())

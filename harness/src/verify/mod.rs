@@ -64,6 +64,16 @@ pub fn read_evidence(records: &[PathBuf], journal: Option<&Path>) -> Result<Evid
             return Err(BadInput(format!("no record at {}", p.display())));
         }
     }
+    // A mock writes its record and journal as files: a FIFO or a device holds no record of a run.
+    for f in files.iter().map(PathBuf::as_path).chain(journal) {
+        match std::fs::metadata(f) {
+            Err(e) => return Err(BadInput(format!("cannot read {}: {e}", f.display()))),
+            Ok(m) if !m.is_file() => {
+                return Err(BadInput(format!("{} is not a regular file (a FIFO or a device?): give the file the mock wrote", f.display())));
+            }
+            Ok(_) => {}
+        }
+    }
     let journal = match journal {
         None => None,
         Some(path) => {
