@@ -209,6 +209,7 @@ const ROWS: &[Row] = &[
     row("selector-not-list", &[EXEC], Fails(&[("SELECTOR-RESPONSE-SHAPE", "mismatch")])),
     row("selector-unknown-id", &[EXEC], Fails(&[("SELECTOR-KNOWN-IDS", "mismatch")])),
     row("selector-too-many", &[EXEC], Warns(&[("SELECTOR-AT-MOST-K", "mismatch")])),
+    row("documented-keys-only", &[EXEC], Fails(&[("PROMPTKIT-KEY-SPELLING", "mismatch")])),
     row("score-string", &[EXEC], Fails(&[("EVAL-SCORE", "mismatch")])),
     row("allow-string", &[EXEC], Fails(&[("HOOK-ALLOW-BOOLEAN", "mismatch")])),
     row("ack-only", &[EXEC], Fails(&[("HOOK-ALLOW-BOOLEAN", "mismatch")])),

@@ -287,12 +287,33 @@ fn templates(
     let declared: BTreeSet<&str> =
         prompt.get("variables").and_then(Value::as_array).iter().flat_map(|l| l.iter()).filter_map(|v| v.get("name")?.as_str()).collect();
     let fragment = |name: &str| fragments.and_then(|f| f.get(name)).and_then(Value::as_str);
+    if let Some((_, text)) = crate::template::unclosed(template) {
+        out.warning(
+            &pointer,
+            "TEMPLATE-UNCLOSED",
+            format!("`{text}` opens a placeholder that never closes: no implementation substitutes it, and it goes out as written"),
+            "close it with `}}`, or remove the braces",
+        );
+    }
     // Placeholders inside the fragments a template uses count as the template's own.
     let mut texts = vec![template.to_string()];
     for found in scan(template) {
         if let Placeholder::Fragment(name) | Placeholder::PythonFragment(name) = &found.placeholder
             && let Some(text) = fragment(name)
         {
+            for inner in scan(text) {
+                if let Placeholder::Fragment(_) | Placeholder::PythonFragment(_) = inner.placeholder {
+                    out.warning(
+                        &pointer,
+                        "TEMPLATE-NESTED-FRAGMENT",
+                        format!(
+                            "fragment `{name}` itself uses {}: the spec substitutes fragments into templates, not into each other, so whether it is resolved depends on the implementation",
+                            inner.raw
+                        ),
+                        "paste the inner fragment's text into the outer one",
+                    );
+                }
+            }
             texts.push(text.to_string());
         }
     }

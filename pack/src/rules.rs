@@ -45,6 +45,8 @@ pub const RULES: &[Rule] = &[
     },
     Rule { id: "TEMPLATE-SPACING", title: "spaces inside the braces of a placeholder", source: PROSE },
     Rule { id: "TEMPLATE-UNKNOWN-SYNTAX", title: "braces that are no variable or fragment placeholder", source: PROSE },
+    Rule { id: "TEMPLATE-UNCLOSED", title: "a `{{` never closed: the rest of the template goes out as written", source: PROSE },
+    Rule { id: "TEMPLATE-NESTED-FRAGMENT", title: "a fragment that uses another fragment", source: PROSE },
     Rule {
         id: "TEMPLATE-ARTIFACT",
         title: "an artifact placeholder no state declares, or read before it is set",

@@ -74,6 +74,15 @@ pub fn scan(template: &str) -> Vec<Found> {
     found
 }
 
+/// The byte offset of a `{{` no `}}` follows, and what follows it on its
+/// line: every implementation leaves such text as written (`{{company.`).
+pub fn unclosed(template: &str) -> Option<(usize, String)> {
+    let last = scan(template).last().map_or(0, |f| f.offset + f.raw.len());
+    let open = template[last..].find("{{").map(|i| last + i)?;
+    let line = template[open..].lines().next().unwrap_or_default();
+    Some((open, line.chars().take(40).collect()))
+}
+
 /// A variable's value as text, the way an implementation prints it.
 pub fn value_text(profile: PackProfile, value: &Value) -> String {
     match (profile, value) {

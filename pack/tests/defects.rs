@@ -355,6 +355,28 @@ const DEFECTS: &[Defect] = &[
         ],
     },
     Defect {
+        name: "a placeholder that never closes",
+        edits: &[("Answer in {{language}}.", "Answer in {{language}}. Signed, {{company.")],
+        line_of: "{{company.",
+        expect: &[
+            warning(DOC, "TEMPLATE-UNCLOSED", "/prompts/triage/system_template"),
+            warning(PK, "TEMPLATE-UNCLOSED", "/prompts/triage/system_template"),
+            warning(PY, "TEMPLATE-UNCLOSED", "/prompts/triage/system_template"),
+        ],
+    },
+    Defect {
+        name: "a fragment that uses another fragment",
+        edits: &[
+            (
+                "\"template_engine\": {",
+                "\"fragments\": {\"voice\": \"Be kind. {{fragments.sign}}\", \"sign\": \"Bye.\"},\n  \"template_engine\": {",
+            ),
+            ("Answer in {{language}}.", "Answer in {{language}}. {{fragments.voice}}"),
+        ],
+        line_of: "{{fragments.voice}}",
+        expect: &[warning(DOC, "TEMPLATE-NESTED-FRAGMENT", "/prompts/triage/system_template")],
+    },
+    Defect {
         name: "an artifact placeholder no state declares",
         edits: &[("Confirm every refund with its order id.", "Confirm every refund with its order id. Notes so far: {{artifacts.notes}}")],
         line_of: "{{artifacts.notes}}",
