@@ -210,3 +210,17 @@ fn a_folder_is_checked_pack_by_pack_and_the_summary_stays_readable() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("no pack files under it (*.pack.json, *.pack.yaml, *.pack.yml)") && out.contains("no pack checked"), "{out}");
 }
+
+#[test]
+fn render_of_an_invalid_pack_is_no_green_and_a_tools_that_is_no_list_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo_root().join(EXAMPLE)).unwrap();
+    let broken = text.replacen("\"tools\": [\"lookup_order\"]", "\"tools\": \"lookup_order\"", 1);
+    assert_ne!(broken, text, "the example's triage prompt names its tools as a list");
+    let path = dir.path().join("broken.pack.json");
+    std::fs::write(&path, broken).unwrap();
+    let (code, out, _) =
+        run(&["pack", "render", path.to_str().unwrap(), "--prompt", "triage", "--profile", "documented", "--var", "company=Acme"]);
+    assert_eq!(code, 1, "rendered, but from a pack the spec refuses: {out}");
+    assert!(out.contains("!! the pack has") && out.contains("`tools` is a string, not a list of tool names: no tool is offered"), "{out}");
+}

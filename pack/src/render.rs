@@ -90,6 +90,16 @@ pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<St
             dropped_tools.push(format!("{name}: not defined in the pack's tools"));
         }
     }
+    // A `tools` that is not a list offers nothing; said, never dropped in silence.
+    match prompt.get("tools") {
+        None | Some(Value::Array(_)) => {}
+        Some(other) => {
+            dropped_tools.push(format!("`tools` is {}, not a list of tool names: no tool is offered", crate::source::kind(other)))
+        }
+    }
+    for bad in prompt.get("tools").and_then(Value::as_array).into_iter().flatten().filter(|t| !t.is_string()) {
+        dropped_tools.push(format!("{bad}: a tool is named by a string"));
+    }
     if profile.is_promptkit() {
         validators.retain(|v| v.get("enabled").and_then(Value::as_bool) != Some(false));
     }

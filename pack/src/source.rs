@@ -160,6 +160,13 @@ pub fn kind(value: &Value) -> &'static str {
 }
 
 fn parse_json(file: PathBuf, text: &str) -> Result<Document, LoadError> {
+    if text.starts_with('\u{feff}') {
+        // serde_json would say "expected value" at 1:1, which points nowhere a user can see.
+        let message =
+            "the file starts with a byte-order mark (BOM), which Go's and Python's JSON readers refuse; re-save it as UTF-8 without BOM"
+                .into();
+        return Err(LoadError::Syntax { file, format: Format::Json, line: 1, column: 1, message });
+    }
     let value: Value = serde_json::from_str(text).map_err(|error| LoadError::Syntax {
         file: file.clone(),
         format: Format::Json,
@@ -421,6 +428,12 @@ mod tests {
         // /dev/zero reports size 0 and never ends: a device is refused before it is opened.
         let err = load(Path::new("/dev/zero")).unwrap_err();
         assert!(err.to_string().contains("/dev/zero: is a device, not a file"), "{err}");
+    }
+
+    #[test]
+    fn a_json_bom_is_named() {
+        let err = parse(PathBuf::from("p.json"), "\u{feff}{}").unwrap_err().to_string();
+        assert!(err.contains("p.json:1:1: not valid JSON: the file starts with a byte-order mark (BOM)"), "{err}");
     }
 
     #[test]

@@ -269,9 +269,11 @@ fn render(
         }
         PackFormat::Text => crate::output::emit(&crate::report::escape(&render_text(&rendered))),
     }
-    // Exit 1 when some implementation does not send the prompt as written: a fallback, a raw
-    // template or a refusal is what a pack author runs this command to catch.
-    Ok(if rendered.iter().all(|(r, _)| r.outcome == "rendered") { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    // Exit 1 when some implementation does not send the prompt as written (a fallback, a raw
+    // template or a refusal is what a pack author runs this command to catch), or would not
+    // take the pack as it is: a rendering of an invalid pack is no green.
+    let as_written = rendered.iter().all(|(r, report)| r.outcome == "rendered" && report.valid);
+    Ok(if as_written { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// A value given for a name the prompt neither declares nor uses is a typo
