@@ -201,9 +201,43 @@ pub fn render(
         declared.iter().filter_map(|d| Some((d.name.clone(), value_text(profile, d.default.as_ref()?)))).collect();
     values.extend(given.iter().map(|(k, v)| (k.clone(), value_text(profile, v))));
     match profile {
-        PackProfile::PromptKit => render_promptkit(template, declared, &values),
-        _ => render_documented(template, declared, &values, fragments),
+        PackProfile::PromptKit => {
+            let mut rendered = render_promptkit(template, declared, &values);
+            rendered.notes.extend(unchecked_by_promptkit(declared, given));
+            rendered
+        }
+        _ => {
+            // The spec: a value must be of the declared `type` and meet its `validation` (the same
+            // rules promptpack-python enforces, so its checks say it).
+            for variable in declared {
+                if let Some(value) = given.get(&variable.name).filter(|v| !v.is_null())
+                    && let Err(message) = python_coerce(variable, value)
+                {
+                    let message =
+                        format!("variable `{}`: {message} (the spec: a value meets its declared type and validation)", variable.name);
+                    return Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() };
+                }
+            }
+            render_documented(template, declared, &values, fragments)
+        }
     }
+}
+
+/// PromptKit copies a variable's `type` and `validation` and never reads them
+/// (runtime/prompt/pack.go:1016-1043 at 86d9f367; read, not run): a value that
+/// breaks them goes out as given. Said, per variable it concerns.
+fn unchecked_by_promptkit(declared: &[Declared], given: &BTreeMap<String, Value>) -> Vec<String> {
+    declared
+        .iter()
+        .filter_map(|variable| {
+            let value = given.get(&variable.name).filter(|v| !v.is_null())?;
+            let message = python_coerce(variable, value).err()?;
+            Some(format!(
+                "`{}`: {message}; PromptKit checks neither a variable's type nor its validation, so it goes out as given",
+                variable.name
+            ))
+        })
+        .collect()
 }
 
 fn render_promptkit(template: &str, declared: &[Declared], values: &BTreeMap<String, String>) -> Rendered {
@@ -548,5 +582,29 @@ mod tests {
         assert_eq!(render(&[("other", "x")]).outcome, Outcome::Refused { message: "Variable 'other': Unknown variable".into() });
         // an optional variable with no value and no default is empty text, not an error
         assert_eq!(render(&[]).text, " ");
+    }
+
+    #[test]
+    fn documented_holds_a_value_to_its_type_and_pattern_and_promptkit_says_it_does_not() {
+        let currency = Declared {
+            name: "currency".into(),
+            required: true,
+            default: None,
+            kind: Some("string".into()),
+            validation: Some(serde_json::json!({"pattern": "^[A-Z]{3}$"})),
+        };
+        let given: BTreeMap<String, Value> = [("currency".to_string(), Value::from("euro"))].into();
+        let none = BTreeMap::new();
+        let documented = render(PackProfile::Documented, "in {{currency}}", std::slice::from_ref(&currency), &given, &none);
+        assert!(
+            matches!(&documented.outcome, Outcome::Refused { message } if message.starts_with("variable `currency`: Value does not match pattern: ^[A-Z]{3}$")),
+            "{:?}",
+            documented.outcome
+        );
+        let promptkit = render(PackProfile::PromptKit, "in {{currency}}", std::slice::from_ref(&currency), &given, &none);
+        assert_eq!((promptkit.outcome, promptkit.text.as_str()), (Outcome::Rendered, "in euro"));
+        assert!(promptkit.notes[0].contains("PromptKit checks neither a variable's type nor its validation"), "{:?}", promptkit.notes);
+        let fine: BTreeMap<String, Value> = [("currency".to_string(), Value::from("EUR"))].into();
+        assert_eq!(render(PackProfile::Documented, "in {{currency}}", &[currency], &fine, &none).outcome, Outcome::Rendered);
     }
 }
