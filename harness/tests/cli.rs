@@ -203,3 +203,59 @@ fn run_profile_all_shows_where_the_profiles_part_ways() {
     assert_eq!(code, 2);
     assert!(err.contains("--profile") && err.contains("runok@0.3.1") && err.contains("`all`"), "{err}");
 }
+
+/// The examples printed by `--help` (the `  proctor …` lines under `Examples:`,
+/// `\` continuing a line).
+fn help_examples(help: &str) -> Vec<String> {
+    let mut examples = Vec::new();
+    let Some(at) = help.find("Examples:") else { return examples };
+    let mut lines = help[at..].lines().skip(1).take_while(|l| !l.trim().is_empty());
+    while let Some(line) = lines.next() {
+        let Some(start) = line.trim_start().strip_prefix("proctor ").map(|_| line.trim()) else { continue };
+        let mut example = start.to_string();
+        while example.ends_with('\\') {
+            example.pop();
+            example.push(' ');
+            example.push_str(lines.next().unwrap_or_default().trim());
+        }
+        examples.push(example);
+    }
+    examples
+}
+
+#[test]
+fn every_help_example_runs_as_written() {
+    // From a folder of its own (the examples may write files), seeing the repository's
+    // examples and scenarios where the help's relative paths expect them.
+    let dir = tempfile::tempdir().unwrap();
+    for shared in ["examples", "scenarios"] {
+        std::os::unix::fs::symlink(repo_root().join(shared), dir.path().join(shared)).unwrap();
+    }
+    let bin = std::path::Path::new(proctor()).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let commands: [&[&str]; 12] = [
+        &[],
+        &["certify"],
+        &["checks"],
+        &["certificate", "check"],
+        &["pack", "check"],
+        &["pack", "render"],
+        &["mock-plugin"],
+        &["mock-provider"],
+        &["run"],
+        &["load"],
+        &["schema"],
+        &["verify"],
+    ];
+    let mut examples = Vec::new();
+    for command in commands {
+        let (_, help, _) = run(&[command, &["--help"]].concat());
+        examples.extend(help_examples(&help));
+    }
+    assert!(examples.len() >= 8, "the helps teach by example: {examples:?}");
+    for example in &examples {
+        let out = Command::new("sh").arg("-c").arg(example).current_dir(dir.path()).env("PATH", &path).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "`{example}` does not run as written ({:?}): {err}", out.status.code());
+    }
+}

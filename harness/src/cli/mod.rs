@@ -32,7 +32,8 @@ use crate::report::Format;
 #[command(after_help = "Examples:
   proctor certify --protocol picoclaw-hook -- python3 examples/picoclaw-hook/review_gate.py
   proctor certify --protocol promptkit-exec --role tool-hook \\
-      --cases examples/promptkit-exec/pii_tool_hook.cases.yaml -- python3 examples/promptkit-exec/pii_tool_hook.py
+      --cases examples/promptkit-exec/pii_tool_hook.cases.yaml \\
+      -- python3 examples/promptkit-exec/pii_tool_hook.py
   proctor checks --protocol runok-extension
   proctor run scenarios/runok
   proctor schema > scenario.schema.json
@@ -182,7 +183,7 @@ struct CertifyArgs {
     #[command(flatten)]
     judging: judging::JudgingArgs,
     /// Role of the plugin. promptkit-exec: tool, eval, provider-hook, tool-hook,
-    /// session-hook or eval-hook (required). picoclaw-hook: a comma list of modes
+    /// session-hook, eval-hook or selector (required). picoclaw-hook: a comma list of modes
     /// from observe,llm,tool,approve (default: all four).
     #[arg(long, value_name = "ROLE")]
     role: Option<String>,

@@ -45,10 +45,12 @@ pub(super) enum PackCommand {
     /// assistant." and drops its tools (its validators still apply); an unresolved
     /// placeholder (a fragment, `{{ spaced }}`) sends the raw template.
     /// Exit 0 when every profile renders the prompt as written, 1 when one
-    /// falls back, sends the raw template or refuses, 2 for usage errors.
+    /// falls back, sends the raw template or refuses (or the pack is invalid
+    /// under it), 2 for usage errors.
     #[command(after_help = "Examples:
-  proctor pack render examples/promptpack/support.pack.json --prompt support --var company=Acme
-  proctor pack render pack.json --prompt support --vars vars.yaml --profile promptkit")]
+  proctor pack render examples/promptpack/support.pack.json --prompt triage --var company=Acme
+  proctor pack render examples/promptpack/support.pack.json --prompt resolve \\
+      --vars-file examples/promptpack/support.vars.yaml --profile promptkit")]
     Render {
         #[arg(value_name = "PACK")]
         pack: PathBuf,
