@@ -1,6 +1,8 @@
 //! A pack tool's arguments checked against its `parameters` before anything runs, as PromptKit's
 //! tool registry does (`runtime/tools/registry.go`, `validator.go` at 86d9f367): string-encoded
-//! numbers and booleans are first coerced to the schema's types, then the arguments are validated;
+//! numbers and booleans are first coerced to the schema's types, a string that is one of its `enum`
+//! but for case or surrounding spaces is taken as that value (validator.go:366-374, 415-442), then
+//! the arguments are validated;
 //! a violation never reaches the tool, and the model is told `Error: tool NAME validation error
 //! (args_invalid): argument validation failed: [...]`. The words inside the brackets are proctor's
 //! (PromptKit prints gojsonschema's); the frame around them is PromptKit's.
@@ -14,6 +16,12 @@ pub(super) fn check(tool: &str, schema: &Value, arguments: &Value) -> Result<Val
     if let (Some(properties), Some(args)) = (schema.get("properties").and_then(Value::as_object), coerced.as_object_mut()) {
         for (name, value) in args.iter_mut() {
             let Some(text) = value.as_str() else { continue };
+            let allowed = properties.get(name).and_then(|p| p.get("enum")).and_then(Value::as_array);
+            let loose = allowed.into_iter().flatten().filter_map(Value::as_str).find(|a| *a != text && a.eq_ignore_ascii_case(text.trim()));
+            if let Some(exact) = loose.filter(|_| !allowed.into_iter().flatten().any(|a| a == text)) {
+                *value = Value::String(exact.to_string());
+                continue;
+            }
             let wanted = properties.get(name).and_then(|p| p.get("type")).and_then(Value::as_str);
             let parsed = match wanted {
                 Some("number") => text.trim().parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number),
@@ -73,5 +81,8 @@ mod tests {
         assert!(error.contains("order_id"), "{error}");
         assert!(check("refund", &schema, &json!({"order_id": "B-1"})).is_err());
         assert!(check("refund", &schema, &Value::Null).is_err(), "null arguments are validated as {{}}");
+        let events = json!({"type": "object", "properties": {"event": {"type": "string", "enum": ["Resolve", "Escalate"]}}});
+        assert_eq!(check("t", &events, &json!({"event": " resolve "})), Ok(json!({"event": "Resolve"})), "case and spaces are forgiven");
+        assert!(check("t", &events, &json!({"event": "Merge"})).unwrap_err().contains("args_invalid"));
     }
 }

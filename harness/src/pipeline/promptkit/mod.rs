@@ -443,7 +443,8 @@ async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall)
     }
     ctx.transcript.push(format!("tool {}", call.name), "call", json!({"id": call.id, "arguments": call.arguments}));
     let mut arguments = call.arguments.clone();
-    if let Some(schema) = scenario.tool_parameters.get(&call.name) {
+    let workflow_schema = st.workflow.as_ref().and_then(|wf| wf.parameters(&call.name));
+    if let Some(schema) = workflow_schema.as_ref().or_else(|| scenario.tool_parameters.get(&call.name)) {
         match arguments::check(&call.name, schema, &call.arguments) {
             Ok(checked) => arguments = checked,
             Err(text) => {

@@ -94,7 +94,9 @@ pub(super) async fn run(ctx: &mut RunContext<'_>, servers: &mut Servers, name: &
     match scenario.tools.get(name) {
         Some(ScriptedTool::Result(text)) => ToolOutcome::Result(Value::String(text.clone())),
         Some(ScriptedTool::Error(e)) => ToolOutcome::Error(e.clone()),
-        None => ToolOutcome::Error(format!("tool {name:?} not found")),
+        // The registry's own words (runtime/tools/registry.go:343, errors.go:14), framed as every
+        // failed call is (`Error: %v`, stages_provider.go:1905).
+        None => ToolOutcome::Blocked(format!("Error: tool not found: {name}")),
     }
 }
 

@@ -9,8 +9,17 @@
 //!   state, an unknown event, then the target's `max_visits` (entering the entry state was a visit;
 //!   at the cap the transition goes to `on_max_visits`, whose own cap is not checked, or fails with
 //!   "max visits exceeded"); a failure ends the turn with PromptKit's error;
-//! - `workflow__set_artifact {name, value}` stores a string (`append` concatenates with no separator),
-//!   and `{{artifacts.NAME}}` is filled in the prompts rendered after it was set;
+//! - both tools' arguments are checked against the schemas PromptKit registers before they run
+//!   (`transition_tool.go:57-75`: `event` one of the current state's events, `context` a string,
+//!   both required; `artifact_tool.go:81-108`: `name` one of the artifacts a state declares, `value`
+//!   a string): a bad call is an `args_invalid` tool error, nothing is scheduled or stored, and the
+//!   turn goes on;
+//! - `workflow__set_artifact {name, value}` stores a string (`append` concatenates with no separator;
+//!   the current state's declaration decides the mode first, `machine.go:228-242`), and
+//!   `{{artifacts.NAME}}` is filled in the prompts rendered after it was set;
+//! - in a terminal state the transition tool is unregistered: a conversation opened there gets
+//!   `tool not found` and goes on (`transition_executor.go:174-177`). In the turn that entered the
+//!   state PromptKit's cached registry still runs it, and the commit fails the turn, as here;
 //! - a new user turn after a state change opens a fresh conversation for the state, its
 //!   `{{workflow_context}}` the `context` the model gave with the transition.
 //!
@@ -101,6 +110,40 @@ impl Workflow {
         tools
     }
 
+    /// The arguments schema PromptKit registers for workflow tool `name` here; `None` for any other
+    /// tool, or for the transition tool where it is not registered.
+    pub(super) fn parameters(&self, name: &str) -> Option<Value> {
+        let strings = |names: Vec<&str>| Value::Array(names.into_iter().map(|n| Value::String(n.to_string())).collect());
+        match name {
+            TRANSITION if self.transition_registered() => {
+                let mut events: Vec<&str> =
+                    self.state(&self.current)["on_event"].as_object().into_iter().flatten().map(|(k, _)| k.as_str()).collect();
+                events.sort_unstable();
+                Some(json!({"type": "object", "properties": {"event": {"type": "string", "enum": strings(events)},
+                    "context": {"type": "string"}}, "required": ["event", "context"]}))
+            }
+            SET_ARTIFACT => {
+                let mut names: Vec<&str> = self.spec["states"]
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|(_, s)| s["artifacts"].as_object().into_iter().flatten().map(|(k, _)| k.as_str()))
+                    .collect();
+                names.sort_unstable();
+                names.dedup();
+                Some(json!({"type": "object", "properties": {"name": {"type": "string", "enum": strings(names)},
+                    "value": {"type": "string"}}, "required": ["name", "value"]}))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether PromptKit's registry still holds the transition tool: not in a terminal state whose
+    /// conversation opened there (in the turn that entered it, the cached tool still runs).
+    fn transition_registered(&self) -> bool {
+        !(terminal(self.state(&self.current)) && self.conversation_state == self.current)
+    }
+
     /// Counts the tool calls a round executed (the budget's `max_tool_calls`).
     pub(super) fn count_calls(&mut self, n: usize) {
         self.tool_calls += n as u64;
@@ -109,6 +152,7 @@ impl Workflow {
     /// Runs a workflow tool call; `None` when `name` is not one.
     pub(super) fn call(&mut self, name: &str, arguments: &Value) -> Option<Result<Value, String>> {
         match name {
+            TRANSITION if !self.transition_registered() => None,
             TRANSITION => {
                 let event = arguments["event"].as_str().unwrap_or_default().to_string();
                 let context = arguments["context"].as_str().unwrap_or_default().to_string();
@@ -129,8 +173,11 @@ impl Workflow {
                     return Some(Err("artifact name is required".into()));
                 };
                 let value = arguments["value"].as_str().unwrap_or_default();
-                let append =
-                    self.spec["states"].as_object().into_iter().flatten().any(|(_, s)| s["artifacts"][artifact]["mode"] == "append");
+                // The current state's declaration first, then the first state declaring it.
+                let declared = |s: &Value| s["artifacts"].get(artifact).map(|a| a["mode"] == "append");
+                let append = declared(self.state(&self.current))
+                    .or_else(|| self.spec["states"].as_object().into_iter().flatten().find_map(|(_, s)| declared(s)))
+                    .unwrap_or(false);
                 let slot = self.artifacts.entry(artifact.to_string()).or_default();
                 if append {
                     slot.push_str(value);
