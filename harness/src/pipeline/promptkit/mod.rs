@@ -246,6 +246,11 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
             return Ok(TurnEnd::Paused(paused));
         }
         if let Some(end) = handoff(ctx, st, calls.len()) {
+            if end == TurnEnd::Completed {
+                // Into an external or composition state: the turn stops, its answer the text of
+                // the message that made the call.
+                ctx.summary.final_text = Some(text);
+            }
             return Ok(end);
         }
     }
@@ -308,6 +313,10 @@ fn handoff(ctx: &mut RunContext<'_>, st: &mut State, calls: usize) -> Option<Tur
         json!({"from": moved.from, "to": moved.to, "event": moved.event, "redirected": moved.redirected, "system_prompt": system.as_ref().ok()}),
     );
     ctx.summary.events.push("workflow.transitioned".into());
+    if wf.stops_here() {
+        ctx.transcript.push("workflow", "stop", json!({"state": moved.to, "why": "an external or composition state: the turn ends here"}));
+        return Some(TurnEnd::Completed);
+    }
     match system {
         Ok(system) => {
             match st.messages.first_mut().filter(|m| m.role == "system") {

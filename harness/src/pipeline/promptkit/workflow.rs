@@ -20,6 +20,7 @@
 //! - in a terminal state the transition tool is unregistered: a conversation opened there gets
 //!   `tool not found` and goes on (`transition_executor.go:174-177`). In the turn that entered the
 //!   state PromptKit's cached registry still runs it, and the commit fails the turn, as here;
+//! - a transition into an `orchestration: external` or `composition` state ends the turn there;
 //! - a new user turn after a state change opens a fresh conversation for the state, its
 //!   `{{workflow_context}}` the `context` the model gave with the transition.
 //!
@@ -142,6 +143,13 @@ impl Workflow {
     /// conversation opened there (in the turn that entered it, the cached tool still runs).
     fn transition_registered(&self) -> bool {
         !(terminal(self.state(&self.current)) && self.conversation_state == self.current)
+    }
+
+    /// Whether the turn stops in the state just entered: one `orchestration: external` (RFC 0009:
+    /// it waits for an injected event) or `composition` runs no further round in PromptKit
+    /// (sdk/workflow_state_resolver.go:172-180, stages_provider.go:642-644).
+    pub(super) fn stops_here(&self) -> bool {
+        matches!(self.state(&self.current)["orchestration"].as_str(), Some("external" | "composition"))
     }
 
     /// Counts the tool calls a round executed (the budget's `max_tool_calls`).
