@@ -21,8 +21,10 @@
 //!   `tool not found` and goes on (`transition_executor.go:174-177`). In the turn that entered the
 //!   state PromptKit's cached registry still runs it, and the commit fails the turn, as here;
 //! - a transition into an `orchestration: external` or `composition` state ends the turn there;
-//! - a new user turn after a state change opens a fresh conversation for the state, its
-//!   `{{workflow_context}}` the `context` the model gave with the transition.
+//! - a new user turn after a state change opens a fresh conversation for the state; its
+//!   `{{workflow_context}}` is the `context` the model gave with the transition under `documented`,
+//!   and nothing under PromptKit, which spent it on the round after the transition (so a template
+//!   naming it goes out raw there).
 //!
 //! Mid-turn, PromptKit renders the destination prompt with the artifacts and `workflow_context` only,
 //! not the host's variables (`workflowStateResolver.renderState`): a destination prompt that needs a
@@ -265,7 +267,9 @@ impl Workflow {
         for (name, value) in &self.artifacts {
             given.insert(format!("artifacts.{name}"), Value::String(value.clone()));
         }
-        if let Some(context) = &self.context {
+        // The model's `context` is a brief PromptKit hands to the round after the transition and
+        // then forgets: the conversation the next user turn opens has none (sdk/workflow.go:398-405).
+        if let Some(context) = self.context.as_ref().filter(|_| handoff || self.run.reader != PackProfile::PromptKit) {
             given.insert("workflow_context".into(), Value::String(context.clone()));
         }
         let rendered = proctor_pack::render::render(&self.run.document, &task, self.run.reader, &given).map_err(|e| e.to_string())?;
