@@ -347,3 +347,15 @@ fn what_the_user_typed_is_quoted_escaped() {
     assert_eq!(code, 2);
     assert!(!err.contains('\x1b') && !err.contains('\u{202e}'), "{err}");
 }
+
+#[test]
+fn a_pack_scenario_that_passes_on_promptkits_fallback_says_so_loudly() {
+    let (code, out, _) = run(&["run", "--no-progress", "scenarios/promptpack/missing-variable-falls-back.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS promptpack/missing-variable-falls-back\n       !! the pack's prompt was not sent as written (fallback): PROMPTKIT FALLBACK"), "{out}");
+    let (_, json, _) = run(&["run", "--no-progress", "--format", "json", "scenarios/promptpack/missing-variable-falls-back.yaml"]);
+    let report: Value = serde_json::from_str(&json).unwrap();
+    assert!(report["scenarios"][0]["pack_warning"].as_str().unwrap().contains("fallback"), "{report}");
+    let (_, quiet, _) = run(&["run", "--no-progress", "scenarios/promptpack/tool-arguments-checked-first.yaml"]);
+    assert!(!quiet.contains("!!"), "a prompt sent as written is not flagged: {quiet}");
+}

@@ -30,7 +30,7 @@ pub fn render(results: &[RunResult], stale: &[String], format: Format) -> String
                 "verdict": if errors > 0 { "error" } else if failed == 0 && stale.is_empty() { "pass" } else { "fail" },
                 "summary": {"passed": results.len() - failed - expected, "failed": failed - errors, "errors": errors, "expected_failures": expected},
                 "stale_baseline": stale,
-                "scenarios": results.iter().map(|r| json!({"id": r.id, "file": r.file, "status": status(r), "problems": r.problems, "runtime_errors": r.runtime_errors().collect::<Vec<_>>(), "summary": r.summary})).collect::<Vec<_>>(),
+                "scenarios": results.iter().map(|r| json!({"id": r.id, "file": r.file, "status": status(r), "problems": r.problems, "pack_warning": r.pack_warning(), "runtime_errors": r.runtime_errors().collect::<Vec<_>>(), "summary": r.summary})).collect::<Vec<_>>(),
             });
             serde_json::to_string_pretty(&out).unwrap_or_default() + "\n"
         }
@@ -74,6 +74,9 @@ pub fn render(results: &[RunResult], stale: &[String], format: Format) -> String
             let mut out = String::new();
             for r in results {
                 let _ = writeln!(out, "{} {}", status(r).to_uppercase(), escape(&r.id));
+                if let Some(warning) = r.pack_warning() {
+                    let _ = writeln!(out, "       !! {}", escape(&warning));
+                }
                 for p in &r.problems {
                     let _ = writeln!(out, "       {}", escape(p).replace('\n', "\n       "));
                 }

@@ -78,6 +78,15 @@ impl RunResult {
         RunResult { id: scenario.id.clone(), unusable: true, ..RunResult::harness_failure(scenario.id.clone(), problem) }
     }
 
+    /// When the run's pack prompt was not sent as written (PromptKit's fallback, a raw template, a
+    /// refusal), what was sent instead: a scenario can pass while that happens, and must say so.
+    pub fn pack_warning(&self) -> Option<String> {
+        let pack = self.transcript.entries.iter().find(|e| e.channel == "runtime" && e.kind == "pack")?;
+        let outcome = pack.body["outcome"].as_str().filter(|o| *o != "rendered")?;
+        let why = pack.body["explanation"].as_str().unwrap_or_default();
+        Some(format!("the pack's prompt was not sent as written ({outcome}): {why}"))
+    }
+
     /// What the runtime itself reported as an error during the run (the
     /// root cause behind unmet expectations, such as a hook that failed to start).
     pub fn runtime_errors(&self) -> impl Iterator<Item = String> + '_ {
