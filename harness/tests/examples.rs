@@ -174,3 +174,14 @@ fn docs_rerank_selector_fails_under_promptkit_without_any_cases() {
         "{spelling}"
     );
 }
+
+#[test]
+fn a_check_left_out_sends_none_of_its_probes() {
+    let plugin = common::mock("promptkit-exec", &["--role", "selector", "--fault", "documented-keys-only"]);
+    let flags = ["--protocol", "promptkit-exec", "--role", "selector"];
+    let (_, all, _) = certify_json(&flags, &plugin);
+    let (code, without, _) = certify_json(&[&flags[..], &["--skip-check", "PROMPTKIT-KEY-SPELLING"]].concat(), &plugin);
+    assert_eq!(code, 0, "the only failing check is left out: {}", problems(&without));
+    let exchanges = |r: &serde_json::Value| r["summary"]["exchanges"].as_u64().unwrap();
+    assert!(exchanges(&without) < exchanges(&all), "{} vs {}", exchanges(&without), exchanges(&all));
+}

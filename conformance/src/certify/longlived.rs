@@ -47,6 +47,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         // does with one shows as an id mismatch (JSONRPC-ID-ECHO).
         not_in_profile.push("JSONRPC-NO-DUPLICATE-REPLY");
     }
+    not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
     let process = PluginProcess::spawn(&opts.command_for(profile), opts.deadlines).map_err(CertifyError::Spawn)?;

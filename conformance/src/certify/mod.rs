@@ -37,6 +37,9 @@ pub struct Options {
     pub require: Vec<&'static capability::Capability>,
     /// `--fuzz`: generated tool arguments (the fuzz check is skipped without it).
     pub fuzz: Option<fuzz::Fuzz>,
+    /// Checks the selection leaves out (`--check`, `--skip-check`): the probes that exist only for
+    /// them are not sent (a selected-out check would be dropped from the report anyway).
+    pub left_out: Vec<crate::check::CheckId>,
     /// Called with a short description of each step (for progress display).
     pub progress: Box<dyn Fn(&str) + Send + Sync>,
 }

@@ -52,6 +52,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         not_in_profile.push("HOOK-OBSERVE-ACK");
         not_in_profile.extend(answer_checks());
     }
+    not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
     let ctx = Ctx { family, role, profile, shutdown_ms: opts.deadlines.shutdown.as_millis() as u64 };

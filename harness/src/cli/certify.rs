@@ -119,7 +119,8 @@ pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<pr
         }
         command.cwd = Some(cwd.clone());
     }
-    let plan = Plan { family, roles, profiles, command, cases, fuzz, require, timeout_ms: args.timeout_ms };
+    let plan =
+        Plan { family, roles, profiles, command, cases, fuzz, require, timeout_ms: args.timeout_ms, left_out: args.judging.left_out() };
     let mut report = judge(plan, progress)?;
     report.options = replay_options(args);
     args.judging.apply(&mut report, baseline.as_ref())?;
@@ -165,6 +166,7 @@ pub(super) struct Plan {
     pub fuzz: Option<Fuzz>,
     pub require: Vec<&'static Capability>,
     pub timeout_ms: u64,
+    pub left_out: Vec<proctor_conformance::check::CheckId>,
 }
 
 /// Certifies one plugin: every probe, case and fuzz input under every profile, with the notes on
@@ -191,6 +193,7 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
         deadlines,
         require: plan.require,
         fuzz: plan.fuzz,
+        left_out: plan.left_out,
         progress: Box::new(move |step| {
             if show_progress {
                 let mut err = std::io::stderr().lock();

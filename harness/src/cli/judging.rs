@@ -112,6 +112,16 @@ impl JudgingArgs {
         flags
     }
 
+    /// The checks `--check`/`--skip-check` leave out, so that the probes only they need are not sent.
+    pub(super) fn left_out(&self) -> Vec<proctor_conformance::check::CheckId> {
+        if self.checks.is_empty() && self.skip_checks.is_empty() {
+            return Vec::new();
+        }
+        let keep =
+            |id: &str| (self.checks.is_empty() || self.checks.iter().any(|p| glob(p, id))) && !self.skip_checks.iter().any(|p| glob(p, id));
+        CATALOGUE.iter().map(|c| c.id).filter(|id| !keep(id)).collect()
+    }
+
     /// The file `--write-baseline` writes.
     pub(super) fn write_baseline_file(&self) -> Option<&std::path::Path> {
         self.write_baseline.as_deref()

@@ -125,7 +125,17 @@ fn certify_binding(
     command.env_remove = crate::context::UNBUFFERING_VARIABLES.iter().map(|v| v.to_string()).collect();
     command.env = environment(binding, &args.env);
     command.cwd = Some(config.dir.clone());
-    let plan = Plan { family, roles, profiles, command, cases, fuzz, require: Vec::new(), timeout_ms: timeout_ms(binding, notes) };
+    let plan = Plan {
+        family,
+        roles,
+        profiles,
+        command,
+        cases,
+        fuzz,
+        require: Vec::new(),
+        timeout_ms: timeout_ms(binding, notes),
+        left_out: args.judging.left_out(),
+    };
     let mut report = judge(plan, !args.no_progress).map_err(|e| match e.downcast::<UsageError>() {
         // `judge`'s hints speak of the command after `--`; here the command is the binding's.
         Ok(UsageError(why)) => anyhow::anyhow!(UsageError(
