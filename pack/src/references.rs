@@ -414,6 +414,22 @@ fn undeclared_outcome(profile: PackProfile) -> &'static str {
     }
 }
 
+/// Why PromptKit skips a validator at Open, when it does: a length validator with no positive bound
+/// fails its handler's `ValidateParams` (runtime/evals/handlers/length.go:188-217; `length` is an
+/// alias of `max_length`, register.go), and `convertPackValidatorsToHooks` (sdk/sdk.go:1240) logs a
+/// warning and skips it, so nothing guards what it was meant to (TestOpen_UnusableValidatorParamsAreSkipped).
+pub fn promptkit_skips(validator: &Value) -> Option<String> {
+    let kind = validator.get("type").and_then(Value::as_str)?;
+    let keys: [&str; 3] = match kind {
+        "length" | "max_length" => ["max", "max_characters", "max_chars"],
+        "min_length" => ["min", "min_characters", "min_chars"],
+        _ => return None,
+    };
+    let params = validator.get("params");
+    let bounded = keys.iter().any(|k| params.and_then(|p| p.get(*k)).and_then(Value::as_f64).is_some_and(|n| n >= 1.0));
+    (!bounded).then(|| format!("`{kind}` needs one of {} to be a positive integer", keys.map(|k| format!("`{k}`")).join(", ")))
+}
+
 fn validators(prompt: &Map<String, Value>, at: &str, profile: PackProfile, out: &mut Findings) {
     if !profile.is_promptkit() {
         return;
@@ -421,7 +437,21 @@ fn validators(prompt: &Map<String, Value>, at: &str, profile: PackProfile, out: 
     let Some(list) = prompt.get("validators").and_then(Value::as_array) else { return };
     for (i, validator) in list.iter().enumerate() {
         let Some(kind) = validator.get("type").and_then(Value::as_str) else { continue };
-        if validator.get("enabled").and_then(Value::as_bool) == Some(false) || PROMPTKIT_EVAL_TYPES.contains(&kind) {
+        if validator.get("enabled").and_then(Value::as_bool) == Some(false) {
+            continue;
+        }
+        if let Some(why) = promptkit_skips(validator) {
+            out.warning(
+                &child(&child(at, "validators"), &i.to_string()),
+                "PACK-PROMPTKIT-VALIDATOR-SKIPPED",
+                format!(
+                    "{why}: PromptKit logs a warning and skips this validator when it opens the pack, so nothing guards the replies with it"
+                ),
+                "give it a positive bound (e.g. `params: {max: 500}`)",
+            );
+            continue;
+        }
+        if PROMPTKIT_EVAL_TYPES.contains(&kind) {
             continue;
         }
         let near = crate::shape::nearest(kind, PROMPTKIT_EVAL_TYPES).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();

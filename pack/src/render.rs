@@ -23,6 +23,8 @@ pub struct RenderedPrompt {
     /// Tools the prompt names that the model is not offered, each with why.
     pub dropped_tools: Vec<String>,
     pub validators: Vec<Value>,
+    /// Validators the profile's implementation skips when it opens the pack, each with why.
+    pub skipped_validators: Vec<String>,
     pub notes: Vec<String>,
 }
 
@@ -100,8 +102,18 @@ pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<St
     for bad in prompt.get("tools").and_then(Value::as_array).into_iter().flatten().filter(|t| !t.is_string()) {
         dropped_tools.push(format!("{bad}: a tool is named by a string"));
     }
+    let mut skipped_validators = Vec::new();
     if profile.is_promptkit() {
         validators.retain(|v| v.get("enabled").and_then(Value::as_bool) != Some(false));
+        validators.retain(|v| match crate::references::promptkit_skips(v) {
+            Some(why) => {
+                skipped_validators.push(format!(
+                    "validator {why}: PromptKit skips it when it opens the pack (a warning in its log), so it guards nothing"
+                ));
+                false
+            }
+            None => true,
+        });
     }
 
     let (outcome, explanation) = match &rendered.outcome {
@@ -140,6 +152,7 @@ pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<St
         tools,
         dropped_tools,
         validators,
+        skipped_validators,
         notes: rendered.notes,
     })
 }

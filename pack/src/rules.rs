@@ -58,6 +58,11 @@ pub const RULES: &[Rule] = &[
         source: "PromptKit 86d9f367 runtime/template/renderer.go, stage/stages_utilities.go",
     },
     Rule { id: "PACK-PROMPTKIT-SCHEMA", title: "PromptKit's schema fork refuses what the spec allows", source: FORK },
+    Rule {
+        id: "PACK-PROMPTKIT-VALIDATOR-SKIPPED",
+        title: "a validator whose params PromptKit cannot use: logged and skipped at Open, guarding nothing",
+        source: "PromptKit 86d9f367 sdk/sdk.go convertPackValidatorsToHooks, runtime/evals/handlers/length.go",
+    },
     Rule { id: "PACK-FORMAT", title: "a date, date-time or URI gojsonschema rejects (the spec only annotates formats)", source: FORK },
     Rule {
         id: "PACK-PROMPTKIT-LOADER",

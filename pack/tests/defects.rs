@@ -355,6 +355,15 @@ const DEFECTS: &[Defect] = &[
         ],
     },
     Defect {
+        name: "a length validator with no bound (PromptKit skips it at Open)",
+        edits: &[(
+            "{ \"type\": \"banned_words\", \"enabled\": true, \"fail_on_violation\": true, \"params\": { \"words\": [\"guarantee\", \"lawsuit\"] } }",
+            "{ \"type\": \"length\", \"enabled\": true, \"params\": { \"limit\": 500 } }",
+        )],
+        line_of: "\"type\": \"length\"",
+        expect: &[warning(PK, "PACK-PROMPTKIT-VALIDATOR-SKIPPED", "/prompts/triage/validators/0")],
+    },
+    Defect {
         name: "a placeholder that never closes",
         edits: &[("Answer in {{language}}.", "Answer in {{language}}. Signed, {{company.")],
         line_of: "{{company.",

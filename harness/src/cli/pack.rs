@@ -342,6 +342,9 @@ fn render_text(rendered: &[(RenderedPrompt, PackReport)]) -> String {
         for validator in &r.validators {
             out.push_str(&format!("  {validator}\n"));
         }
+        for skipped in &r.skipped_validators {
+            out.push_str(&format!("  (inactive) {skipped}\n"));
+        }
         for note in &r.notes {
             out.push_str(&format!("note: {note}\n"));
         }

@@ -103,7 +103,7 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
             expanded.tool_parameters.insert(name.clone(), parameters.clone());
         }
     }
-    let mut notes = Vec::new();
+    let mut notes = rendered.skipped_validators.clone();
     let offered: Vec<String> = rendered.tools.iter().filter_map(|t| t["name"].as_str().map(String::from)).collect();
     if let Some(config_file) = &scenario.runtime_config {
         let config = proctor_pack::runtime_config::load(&root.join(config_file)).map_err(|e| relative(&e))?;
