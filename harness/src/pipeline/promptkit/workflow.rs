@@ -5,7 +5,8 @@
 //!   that round's tool results, and the next round runs as the destination state (its system prompt
 //!   and tools swapped in mid-turn, same history: PromptKit #1747);
 //! - committing checks, in order: the budget (`engine.budget`: total visits, tool calls — the
-//!   `workflow__*` calls count, #1788 — and wall time, which a scripted run never reaches), a terminal
+//!   `workflow__*` calls count, #1788 — and the whole seconds since the workflow started,
+//!   `machine.go:268-276`; a scripted round's `delay_ms` spends them), a terminal
 //!   state, an unknown event, then the target's `max_visits` (entering the entry state was a visit;
 //!   at the cap the transition goes to `on_max_visits`, whose own cap is not checked, or fails with
 //!   "max visits exceeded"); a failure ends the turn with PromptKit's error;
@@ -54,6 +55,8 @@ pub(super) struct Workflow {
     context: Option<String>,
     /// The state whose conversation is open (a new user turn in another state opens a new one).
     conversation_state: String,
+    /// When the workflow started (its wall-time budget counts from here).
+    started: std::time::Instant,
     pub(super) record: WorkflowRecord,
 }
 
@@ -86,6 +89,7 @@ impl Workflow {
             artifacts: BTreeMap::new(),
             pending: None,
             context: None,
+            started: std::time::Instant::now(),
             record,
         })
     }
@@ -213,6 +217,12 @@ impl Workflow {
         if let Some(max) = limit("max_tool_calls").filter(|m| self.tool_calls >= *m) {
             let calls = self.tool_calls;
             return Err(self.fail("budget_exhausted", format!("workflow budget exhausted: max_tool_calls {calls} reached limit {max}")));
+        }
+        let elapsed = self.started.elapsed().as_secs();
+        if let Some(max) = limit("max_wall_time_sec").filter(|m| elapsed >= *m) {
+            return Err(
+                self.fail("budget_exhausted", format!("workflow budget exhausted: max_wall_time_sec {elapsed} reached limit {max}"))
+            );
         }
         let state = self.state(&self.current).clone();
         if terminal(&state) {
