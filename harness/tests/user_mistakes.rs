@@ -359,3 +359,15 @@ fn a_pack_scenario_that_passes_on_promptkits_fallback_says_so_loudly() {
     let (_, quiet, _) = run(&["run", "--no-progress", "scenarios/promptpack/tool-arguments-checked-first.yaml"]);
     assert!(!quiet.contains("!!"), "a prompt sent as written is not flagged: {quiet}");
 }
+
+#[test]
+fn crash_after_without_its_fault_is_refused_where_it_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "id: t/crash\nruntime: runok\nplugins:\n  - {name: g, process: {mock: {decision: deny, crash_after: 1}}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\nexpect:\n  outcome: deny\n";
+    let (code, out) = run_one(dir.path(), text);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("s.yaml:4:") && out.contains("`crash_after: 1` is read by the crash-after fault only"), "{out}");
+    let (code, _, err) = run(&["mock-plugin", "--protocol", "runok-extension", "--crash-after", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("hint: add --fault crash-after"), "{err}");
+}

@@ -58,13 +58,20 @@ fn from_flags(args: &MockPluginArgs) -> Result<MockPluginConfig, UsageError> {
         Some(r) => Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?,
         None => Vec::new(),
     };
-    Ok(MockPluginConfig {
-        family,
-        roles,
-        faults: parse_faults(&args.faults)?,
-        decision: parse_decision(args.decision.as_deref())?,
-        crash_after: args.crash_after,
-    })
+    let faults = parse_faults(&args.faults)?;
+    crash_after_needs_its_fault(args.crash_after, &faults)?;
+    Ok(MockPluginConfig { family, roles, faults, decision: parse_decision(args.decision.as_deref())?, crash_after: args.crash_after })
+}
+
+/// `--crash-after N` is read by the `crash-after` fault alone: without it the mock never crashes,
+/// and a harness relying on the crash would test nothing.
+fn crash_after_needs_its_fault(crash_after: Option<u32>, faults: &[Fault]) -> Result<(), UsageError> {
+    match crash_after {
+        Some(n) if !faults.contains(&Fault::CrashAfter) => Err(UsageError(format!(
+            "--crash-after {n} is read by the crash-after fault only, which is not given: the mock would never crash\nhint: add --fault crash-after"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The scenario's plugin entry decides; flags given as well are added to it.
@@ -88,5 +95,7 @@ fn from_scenario(path: &std::path::Path, name: &str, args: &MockPluginArgs) -> a
     let mut faults = parse_faults(&spec.faults)?;
     faults.extend(parse_faults(&args.faults)?);
     let decision = parse_decision(args.decision.as_deref().or(spec.decision.as_deref()))?;
-    Ok(MockPluginConfig { family, roles, faults, decision, crash_after: args.crash_after.or(spec.crash_after) })
+    let crash_after = args.crash_after.or(spec.crash_after);
+    crash_after_needs_its_fault(crash_after, &faults)?;
+    Ok(MockPluginConfig { family, roles, faults, decision, crash_after })
 }

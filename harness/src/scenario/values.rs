@@ -60,6 +60,17 @@ pub(super) fn validate(s: &Scenario, text: &str, path: &Path) -> Result<(), Load
                         return Err(bad("faults", f, "a mock fault (`proctor mock-plugin --list-faults`)", &valid));
                     }
                 }
+                if let Some(n) = m.crash_after.filter(|_| !m.faults.iter().any(|f| f == Fault::CrashAfter.name())) {
+                    return Err(LoadError::Invalid {
+                        path: path.to_path_buf(),
+                        at: locate(text, "crash_after", &n.to_string()),
+                        problem: format!(
+                            "`crash_after: {n}` is read by the crash-after fault only, which plugin `{}` does not have: it would never crash",
+                            p.name
+                        ),
+                        hint: "add `crash-after` to its `faults`".into(),
+                    });
+                }
             }
             Process::Command(_) => {}
         }
