@@ -19,6 +19,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use proctor_conformance::certify::{Report, Verdict};
+use proctor_conformance::check::Status;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -67,6 +68,19 @@ pub struct CheckOutcome {
     /// The `--cases` case, for CASE-DECISION rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub case: Option<String>,
+}
+
+impl CheckOutcome {
+    /// Every check's outcome in `report`, as a certificate records them.
+    pub fn all(report: &Report) -> Vec<CheckOutcome> {
+        let outcome = |c: &proctor_conformance::certify::CheckResult| CheckOutcome {
+            id: c.id.to_string(),
+            profile: c.profile.clone(),
+            status: c.status.name().to_string(),
+            case: c.case.clone(),
+        };
+        report.checks.iter().map(outcome).collect()
+    }
 }
 
 /// A file whose bytes the certificate is about.
@@ -155,16 +169,7 @@ impl Certificate {
             profile_verdicts: report.profile_verdicts.iter().cloned().collect(),
             command: report.command.clone(),
             cwd: cwd.to_path_buf(),
-            checks: report
-                .checks
-                .iter()
-                .map(|c| CheckOutcome {
-                    id: c.id.to_string(),
-                    profile: c.profile.clone(),
-                    status: serde_json::to_value(c.status).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
-                    case: c.case.clone(),
-                })
-                .collect(),
+            checks: CheckOutcome::all(report),
             files,
             stale_baseline: report.stale_baseline.clone(),
             invocation,
@@ -188,29 +193,29 @@ impl Certificate {
         if self.checks.is_empty() {
             return Some("it holds no check outcome, so it certifies nothing".into());
         }
-        if let Some(c) = self.checks.iter().find(|c| !STATUSES.contains(&c.status.as_str())) {
-            return Some(format!("{} under {} has the status {:?}; a status is one of {}", c.id, c.profile, c.status, STATUSES.join(", ")));
+        let statuses = Status::ALL.map(Status::name);
+        if let Some(c) = self.checks.iter().find(|c| !statuses.contains(&c.status.as_str())) {
+            return Some(format!("{} under {} has the status {:?}; a status is one of {}", c.id, c.profile, c.status, statuses.join(", ")));
         }
         if let Some(c) = self.checks.iter().find(|c| !self.profiles.contains(&c.profile)) {
             return Some(format!("{} has an outcome under {}, a profile it does not list", c.id, c.profile));
         }
-        let verdict_of = |failed: bool| if failed { Verdict::Nonconformant } else { Verdict::Conformant };
         for profile in &self.profiles {
             let outcomes: Vec<&CheckOutcome> = self.checks.iter().filter(|c| &c.profile == profile).collect();
-            if outcomes.iter().all(|c| c.status == "skip") {
+            if outcomes.iter().all(|c| c.status == Status::Skip.name()) {
                 return Some(format!("no check ran under {profile}, so it certifies nothing there"));
             }
-            let derived = verdict_of(outcomes.iter().any(|c| c.status == "fail"));
+            let derived = Verdict::of(outcomes.iter().any(|c| c.status == Status::Fail.name()));
             if self.profile_verdicts.get(profile) != Some(&derived) {
-                return Some(format!("its verdict under {profile} is not {}, the verdict its outcomes give", verdict_name(derived)));
+                return Some(format!("its verdict under {profile} is not {}, the verdict its outcomes give", derived.name()));
             }
         }
         if self.profile_verdicts.len() != self.profiles.len() {
             return Some("it gives verdicts for profiles it does not list".into());
         }
-        let derived = verdict_of(self.profile_verdicts.values().any(|v| *v == Verdict::Nonconformant) || !self.stale_baseline.is_empty());
+        let derived = Verdict::of(self.profile_verdicts.values().any(|v| *v == Verdict::Nonconformant) || !self.stale_baseline.is_empty());
         if self.verdict != derived {
-            return Some(format!("its verdict is not {}, the verdict its outcomes give", verdict_name(derived)));
+            return Some(format!("its verdict is not {}, the verdict its outcomes give", derived.name()));
         }
         if self.digest != self.computed_digest() {
             return Some("its content does not match its digest: it was edited after proctor wrote it".into());
@@ -283,16 +288,6 @@ impl Certificate {
             (Verdict::Nonconformant, some) => (format!("works with {}", some.join(" · ")), "yellow"),
         };
         serde_json::json!({"schemaVersion": 1, "label": format!("proctor {}", self.protocol), "message": message, "color": color})
-    }
-}
-
-/// The check statuses a certificate may hold.
-const STATUSES: [&str; 5] = ["pass", "fail", "warn", "skip", "expected_failure"];
-
-fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Conformant => "conformant",
-        Verdict::Nonconformant => "nonconformant",
     }
 }
 

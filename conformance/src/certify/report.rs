@@ -16,6 +16,21 @@ pub enum Verdict {
     Nonconformant,
 }
 
+impl Verdict {
+    /// The verdict of a run where a `must` check failed (or not).
+    pub fn of(failed: bool) -> Verdict {
+        if failed { Verdict::Nonconformant } else { Verdict::Conformant }
+    }
+
+    /// The lowercase name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Conformant => "conformant",
+            Verdict::Nonconformant => "nonconformant",
+        }
+    }
+}
+
 /// Counts by status.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
@@ -153,14 +168,13 @@ impl Report {
                 Status::ExpectedFailure => summary.expected_failures += 1,
             }
         }
-        let verdict_of = |failed: bool| if failed { Verdict::Nonconformant } else { Verdict::Conformant };
         let checks = &self.checks;
         self.profile_verdicts = self
             .profiles
             .iter()
-            .map(|p| (p.clone(), verdict_of(checks.iter().any(|c| &c.profile == p && c.status == Status::Fail))))
+            .map(|p| (p.clone(), Verdict::of(checks.iter().any(|c| &c.profile == p && c.status == Status::Fail))))
             .collect();
-        self.verdict = verdict_of(summary.failed > 0 || !self.stale_baseline.is_empty());
+        self.verdict = Verdict::of(summary.failed > 0 || !self.stale_baseline.is_empty());
         self.summary = summary;
     }
 

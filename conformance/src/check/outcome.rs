@@ -196,6 +196,9 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status.
+    pub const ALL: [Status; 5] = [Status::Pass, Status::Fail, Status::Warn, Status::Skip, Status::ExpectedFailure];
+
     /// The lowercase name used in reports.
     pub fn name(self) -> &'static str {
         match self {

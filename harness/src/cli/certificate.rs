@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use super::{Cli, Command, UsageError};
-use crate::certificate::{Certificate, Staleness};
+use crate::certificate::{Certificate, CheckOutcome, Staleness};
 
 /// What to do with a certificate.
 #[derive(Debug, clap::Subcommand)]
@@ -41,13 +41,12 @@ pub(super) fn run(command: CertificateCommand) -> anyhow::Result<ExitCode> {
     }
     let mut current = match certificate.check() {
         Staleness::Current { files } => {
-            let verdict = serde_json::to_value(certificate.verdict)?;
             // The certificate's strings are the file's, whoever wrote it: escaped for the terminal.
             crate::output::emit(&crate::report::escape(&format!(
                 "certificate current: {files} file(s) unchanged since proctor {} certified `{}` ({})\n",
                 certificate.proctor_version,
                 certificate.command.join(" "),
-                verdict.as_str().unwrap_or_default()
+                certificate.verdict.name()
             )));
             true
         }
@@ -76,12 +75,12 @@ fn certify_again(file: &Path, certificate: &Certificate) -> anyhow::Result<bool>
     std::env::set_current_dir(&certificate.cwd).map_err(|e| {
         UsageError(format!("{}: cannot certify again from {}, where it was certified: {e}", file.display(), certificate.cwd.display()))
     })?;
-    let report = super::certify::report_of(&args, false)?;
-    let again = Certificate::of(&report, &certificate.cwd, certificate.invocation.clone(), &[])?;
-    let key = |c: &crate::certificate::CheckOutcome| (c.id.clone(), c.profile.clone(), c.case.clone());
+    // Only the outcomes are compared: the files were hashed by `check` already.
+    let again = CheckOutcome::all(&super::certify::report_of(&args, false)?);
+    let key = |c: &CheckOutcome| (c.id.clone(), c.profile.clone(), c.case.clone());
     let mut differences = Vec::new();
     for before in &certificate.checks {
-        match again.checks.iter().find(|a| key(a) == key(before)) {
+        match again.iter().find(|a| key(a) == key(before)) {
             Some(now) if now.status == before.status => {}
             Some(now) => differences.push(format!(
                 "{} under {}: {} when certified, {} now",
@@ -93,7 +92,7 @@ fn certify_again(file: &Path, certificate: &Certificate) -> anyhow::Result<bool>
             None => differences.push(format!("{} under {}: {} when certified, not run now", label(before), before.profile, before.status)),
         }
     }
-    for now in again.checks.iter().filter(|a| !certificate.checks.iter().any(|b| key(b) == key(a))) {
+    for now in again.iter().filter(|a| !certificate.checks.iter().any(|b| key(b) == key(a))) {
         differences.push(format!("{} under {}: not in the certificate, {} now", label(now), now.profile, now.status));
     }
     if differences.is_empty() {
@@ -109,7 +108,7 @@ fn certify_again(file: &Path, certificate: &Certificate) -> anyhow::Result<bool>
 }
 
 /// A check id, with its case when it has one.
-fn label(c: &crate::certificate::CheckOutcome) -> String {
+fn label(c: &CheckOutcome) -> String {
     match &c.case {
         Some(case) => format!("{} [{case}]", c.id),
         None => c.id.clone(),

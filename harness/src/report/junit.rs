@@ -2,7 +2,7 @@
 //! A `should` failure is a passing test case with the warning in
 //! system-out, so CI dashboards agree with the verdict.
 
-use proctor_conformance::certify::{Report, Verdict};
+use proctor_conformance::certify::Report;
 use proctor_conformance::check::Status;
 use quick_junit::{NonSuccessKind, Property, Report as Junit, TestCase, TestCaseStatus, TestSuite};
 
@@ -40,7 +40,7 @@ fn suites(report: &Report, named: bool) -> Vec<TestSuite> {
     for profile in &report.profiles {
         let mut suite = TestSuite::new(format!("{subject} [{profile}]"));
         if let Some((_, verdict)) = report.profile_verdicts.iter().find(|(p, _)| p == profile) {
-            let word = if *verdict == Verdict::Conformant { "conformant" } else { "nonconformant" };
+            let word = verdict.name();
             suite.add_property(Property::new("verdict", word));
         }
         for c in report.checks.iter().filter(|c| &c.profile == profile) {
