@@ -119,8 +119,18 @@ pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<pr
         }
         command.cwd = Some(cwd.clone());
     }
-    let plan =
-        Plan { family, roles, profiles, command, cases, fuzz, require, timeout_ms: args.timeout_ms, left_out: args.judging.left_out() };
+    let plan = Plan {
+        family,
+        roles,
+        profiles,
+        command,
+        cases,
+        fuzz,
+        require,
+        timeout_ms: args.timeout_ms,
+        left_out: args.judging.left_out(),
+        written_in: WrittenIn::CommandLine,
+    };
     let mut report = judge(plan, progress)?;
     report.options = replay_options(args);
     args.judging.apply(&mut report, baseline.as_ref())?;
@@ -167,6 +177,35 @@ pub(super) struct Plan {
     pub require: Vec<&'static Capability>,
     pub timeout_ms: u64,
     pub left_out: Vec<proctor_conformance::check::CheckId>,
+    /// Where the command was written, which the hints of a command that cannot start point at.
+    pub written_in: WrittenIn,
+}
+
+/// Where a plugin's command was written.
+#[derive(Clone, Copy)]
+pub(super) enum WrittenIn {
+    /// After `--` on proctor's command line.
+    CommandLine,
+    /// In a RuntimeConfig binding (`command` and `args`).
+    Binding,
+}
+
+impl WrittenIn {
+    /// What to check when the command's script is not there.
+    fn script_hint(self) -> &'static str {
+        match self {
+            WrittenIn::CommandLine => "check the path of the script after `--` (relative paths start from --cwd, or from here)",
+            WrittenIn::Binding => "check the binding's command and args (relative paths start from the RuntimeConfig's folder)",
+        }
+    }
+
+    /// What to check when the program cannot be started.
+    fn command_hint(self) -> &'static str {
+        match self {
+            WrittenIn::CommandLine => "check the command after `--`",
+            WrittenIn::Binding => "check the binding's command and args",
+        }
+    }
 }
 
 /// Certifies one plugin: every probe, case and fuzz input under every profile, with the notes on
@@ -175,13 +214,15 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
     if let Some(script) = plan.command.missing_script() {
         let place = plan.command.cwd.as_ref().map(|d| format!(" (from {})", d.display())).unwrap_or_default();
         return Err(UsageError(format!(
-            "`{}` would run {}{place}, {}: the plugin never started, so nothing can be judged\nhint: check the path of the script after `--` (relative paths start from --cwd, or from here)",
+            "`{}` would run {}{place}, {}: the plugin never started, so nothing can be judged\nhint: {}",
             plan.command.program(),
             script.path.display(),
-            script.why
+            script.why,
+            plan.written_in.script_hint()
         ))
         .into());
     }
+    let written_in = plan.written_in;
     let deadlines = Deadlines { request: Duration::from_millis(plan.timeout_ms), ..Deadlines::default() };
     let show_progress = progress && std::io::stderr().is_terminal();
     let options = Options {
@@ -207,7 +248,9 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
         eprint!("\r\x1b[2K");
     }
     let mut report = report.map_err(|e| match e {
-        CertifyError::Spawn(e) => UsageError(format!("{e}\nhint: check the command after `--`; proctor runs it directly, without a shell")),
+        CertifyError::Spawn(e) => {
+            UsageError(format!("{e}\nhint: {}; proctor runs it directly, without a shell", written_in.command_hint()))
+        }
     })?;
     report.notes.extend(environment_notes(&options, &report));
     for note in deadline_notes(&options) {

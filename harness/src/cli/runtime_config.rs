@@ -11,7 +11,7 @@ use proctor_conformance::transport::PluginCommand;
 use proctor_pack::runtime_config::{Binding, HookKind, RuntimeConfig, Section};
 use serde_json::{Value, json};
 
-use super::certify::{DEFAULT_TIMEOUT_MS, Plan, judge, roles};
+use super::certify::{DEFAULT_TIMEOUT_MS, Plan, WrittenIn, judge, roles};
 use super::{CertifyArgs, UsageError};
 use crate::output;
 use crate::report::{Format, render};
@@ -135,18 +135,9 @@ fn certify_binding(
         require: Vec::new(),
         timeout_ms: timeout_ms(binding, notes),
         left_out: args.judging.left_out(),
+        written_in: WrittenIn::Binding,
     };
-    let mut report = judge(plan, !args.no_progress).map_err(|e| match e.downcast::<UsageError>() {
-        // `judge`'s hints speak of the command after `--`; here the command is the binding's.
-        Ok(UsageError(why)) => anyhow::anyhow!(UsageError(
-            why.replace(
-                "check the path of the script after `--` (relative paths start from --cwd, or from here)",
-                "check the binding's command and args (relative paths start from the RuntimeConfig's folder)"
-            )
-            .replace("check the command after `--`", "check the binding's command and args")
-        )),
-        Err(e) => e,
-    })?;
+    let mut report = judge(plan, !args.no_progress)?;
     report.title = Some(format!("proctor certify {} ({})", binding.label(), config.file.display()));
     args.judging.apply(&mut report, None)?;
     Ok(report)
