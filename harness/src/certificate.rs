@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use proctor_conformance::certify::{Report, Verdict};
 use proctor_conformance::check::Status;
+use proctor_conformance::transport::PluginCommand;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -146,7 +147,8 @@ impl Certificate {
             }
             Ok(())
         };
-        if let Some(program) = report.command.first().and_then(|p| resolve_program(p, cwd)) {
+        let command = PluginCommand::new(report.command.clone()).map(|c| PluginCommand { cwd: Some(cwd.to_path_buf()), ..c });
+        if let Some(program) = command.and_then(|c| c.resolve_program()) {
             add(program, "executable")?;
         }
         for arg in report.command.iter().skip(1) {
@@ -324,16 +326,6 @@ fn files_under(path: &Path) -> Result<Vec<PathBuf>, CertificateError> {
     }
     found.sort();
     Ok(found)
-}
-
-/// argv[0] as the OS will find it: a path (relative to `cwd`) or a PATH lookup.
-fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
-    if program.contains('/') {
-        let path = cwd.join(program);
-        return path.is_file().then_some(path);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| p.is_file())
 }
 
 /// The most a certificate file may hold (one lists a check result per line of a report).

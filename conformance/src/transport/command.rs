@@ -65,10 +65,7 @@ impl PluginCommand {
         }
         let looks_like_script =
             script.contains('/') || Path::new(script).extension().is_some_and(|e| SCRIPT_EXTENSIONS.iter().any(|x| e == *x));
-        let path = match &self.cwd {
-            Some(dir) if Path::new(script).is_relative() => dir.join(script),
-            _ => PathBuf::from(script),
-        };
+        let path = self.resolve_path(script);
         // `components` drops the `.` of `dir/./x.py`, so the message names the file as people write it.
         let tidy = || path.components().collect();
         match std::fs::metadata(&path) {
@@ -81,20 +78,25 @@ impl PluginCommand {
         }
     }
 
-    /// Whether the program can be found as the OS would: a path (from `cwd`)
-    /// to a file, or a name on `PATH`. A program that is not there would fail
-    /// every spawn, and a tool that spawns per request would count each as the
-    /// plugin's failure.
-    pub fn program_exists(&self) -> bool {
+    /// The program as the OS will find it: a path (from `cwd`) to a file, or a
+    /// name on `PATH`; `None` when it is not there. A program that is not there
+    /// would fail every spawn, and a tool that spawns per request would count
+    /// each as the plugin's failure.
+    pub fn resolve_program(&self) -> Option<PathBuf> {
         let program = self.program();
         if program.contains('/') {
-            let path = match &self.cwd {
-                Some(dir) if Path::new(program).is_relative() => dir.join(program),
-                _ => PathBuf::from(program),
-            };
-            return path.is_file();
+            return Some(self.resolve_path(program)).filter(|p| p.is_file());
         }
-        std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|dir| dir.join(program).is_file()))
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| p.is_file())
+    }
+
+    /// `path` as the plugin sees it: a relative one starts from `cwd`.
+    fn resolve_path(&self, path: &str) -> PathBuf {
+        match &self.cwd {
+            Some(dir) if Path::new(path).is_relative() => dir.join(path),
+            _ => PathBuf::from(path),
+        }
     }
 
     /// argv with a leading `env [-i] [NAME=VALUE]…` taken off: the program env runs.

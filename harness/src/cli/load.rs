@@ -31,7 +31,7 @@ pub(super) fn main(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let mut command =
         PluginCommand::new(args.command.clone()).ok_or_else(|| UsageError("the plugin command after `--` is empty".into()))?;
     // A plugin that cannot start is the command's mistake, not a load result: said before any request.
-    if !command.program_exists() {
+    if command.resolve_program().is_none() {
         return Err(UsageError(format!(
             "cannot start `{}`: no such program\nhint: check the command after `--`; proctor runs it directly, without a shell",
             command.program()
