@@ -126,6 +126,9 @@ pub enum CertificateError {
     /// The file could not be read (missing, a folder or a device, too large, not UTF-8).
     #[error("{0}\nhint: give the certificate `proctor certify --certificate FILE` wrote")]
     Input(proctor_input::InputError),
+    /// A file or folder given to `--covers` could not be read.
+    #[error("--covers {0}")]
+    Covered(proctor_input::InputError),
     /// The file is not a certificate.
     #[error("{path}: not a proctor certificate ({problem})\nhint: write one with `proctor certify --certificate FILE …`")]
     Invalid {
@@ -158,7 +161,7 @@ impl Certificate {
             }
         }
         for (role, path) in inputs {
-            for file in files_under(&cwd.join(path))? {
+            for file in proctor_input::files_under(&cwd.join(path), |_| true, MAX_COVERED_FILES).map_err(CertificateError::Covered)? {
                 add(file, role)?;
             }
         }
@@ -295,38 +298,6 @@ impl Certificate {
 
 /// The most files a folder given to `--covers` may hold.
 const MAX_COVERED_FILES: usize = 10_000;
-
-/// `path` itself when it is a file, or every regular file under it, in a
-/// stable order (symbolic links are not followed, so a loop cannot trap it).
-fn files_under(path: &Path) -> Result<Vec<PathBuf>, CertificateError> {
-    let io = |source| CertificateError::Io { path: path.to_path_buf(), source };
-    if !std::fs::metadata(path).map_err(io)?.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut found = Vec::new();
-    let mut pending = vec![path.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let io = |source| CertificateError::Io { path: dir.clone(), source };
-        for entry in std::fs::read_dir(&dir).map_err(io)? {
-            let entry = entry.map_err(io)?;
-            let kind = entry.file_type().map_err(io)?;
-            if kind.is_dir() {
-                pending.push(entry.path());
-            } else if kind.is_file() {
-                found.push(entry.path());
-            }
-        }
-        if found.len() > MAX_COVERED_FILES {
-            let many = std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("more than {MAX_COVERED_FILES} files: cover a narrower folder"),
-            );
-            return Err(CertificateError::Io { path: path.to_path_buf(), source: many });
-        }
-    }
-    found.sort();
-    Ok(found)
-}
 
 /// The most a certificate file may hold (one lists a check result per line of a report).
 const MAX_CERTIFICATE_BYTES: u64 = 16 * 1024 * 1024;

@@ -48,6 +48,14 @@ pub enum InputError {
         /// The limit.
         max: u64,
     },
+    /// A folder holding more files than its reader takes.
+    #[error("{}: more than {max} files: give a narrower folder", path.display())]
+    TooMany {
+        /// The folder.
+        path: PathBuf,
+        /// The limit.
+        max: usize,
+    },
     /// Not UTF-8 text.
     #[error("{}:{line}:{column}: not UTF-8 text; re-save the file as UTF-8", path.display())]
     NotUtf8 {
@@ -98,6 +106,34 @@ pub fn read_to_string(path: &Path, max: u64) -> Result<String, InputError> {
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
         InputError::NotUtf8 { path: path.to_path_buf(), line, column }
     })
+}
+
+/// `path` itself when it is not a folder; else every regular file under it that
+/// `keep` accepts, sorted. Symbolic links are not followed, so a loop cannot
+/// trap the walk; more than `max` files is refused.
+pub fn files_under(path: &Path, keep: impl Fn(&Path) -> bool, max: usize) -> Result<Vec<PathBuf>, InputError> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut found = Vec::new();
+    let mut pending = vec![path.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let open = |source| InputError::Open { path: dir.clone(), source };
+        for entry in std::fs::read_dir(&dir).map_err(open)? {
+            let entry = entry.map_err(open)?;
+            let kind = entry.file_type().map_err(open)?;
+            if kind.is_dir() {
+                pending.push(entry.path());
+            } else if kind.is_file() && keep(&entry.path()) {
+                found.push(entry.path());
+            }
+        }
+        if found.len() > max {
+            return Err(InputError::TooMany { path: path.to_path_buf(), max });
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 /// A YAML parser's message (serde-saphyr's, rendered or not) in the user's
@@ -159,6 +195,22 @@ mod tests {
         assert!(err.ends_with("big:2:1: not UTF-8 text; re-save the file as UTF-8"), "{err}");
         let missing = read(&dir.join("missing"), 10).unwrap_err().to_string();
         assert!(missing.contains("missing: cannot read: No such file"), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_folder_is_walked_sorted_without_following_links_and_within_its_cap() {
+        let dir = std::env::temp_dir().join(format!("proctor-walk-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("b.json"), "").unwrap();
+        std::fs::write(dir.join("sub/a.json"), "").unwrap();
+        std::fs::write(dir.join("c.txt"), "").unwrap();
+        std::os::unix::fs::symlink(&dir, dir.join("sub/loop")).unwrap();
+        let json = |p: &Path| p.extension().is_some_and(|e| e == "json");
+        let found = files_under(&dir, json, 10).unwrap();
+        assert_eq!(found, [dir.join("b.json"), dir.join("sub/a.json")]);
+        assert!(matches!(files_under(&dir, json, 1), Err(InputError::TooMany { max: 1, .. })));
+        assert_eq!(files_under(&dir.join("b.json"), json, 1).unwrap(), [dir.join("b.json")], "a file stands for itself");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -137,28 +137,12 @@ fn check(profiles: &[PackProfile], format: PackFormat, packs: &[PathBuf]) -> any
 
 /// `path` when it is not a folder; else the pack files under it, sorted, or why there are none.
 fn pack_files_under(path: &Path) -> Result<Vec<PathBuf>, String> {
-    if !path.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
     const SUFFIXES: [&str; 3] = [".pack.json", ".pack.yaml", ".pack.yml"];
-    let mut found = Vec::new();
-    let mut pending = vec![path.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
-        for entry in entries.flatten() {
-            let Ok(kind) = entry.file_type() else { continue };
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if kind.is_dir() {
-                pending.push(entry.path());
-            } else if kind.is_file() && SUFFIXES.iter().any(|s| name.ends_with(s)) {
-                found.push(entry.path());
-            }
-        }
-    }
+    let is_pack = |file: &Path| file.file_name().is_some_and(|n| SUFFIXES.iter().any(|s| n.to_string_lossy().ends_with(s)));
+    let found = proctor_input::files_under(path, is_pack, usize::MAX).map_err(|e| e.to_string())?;
     if found.is_empty() {
         return Err(format!("{}: no pack files under it ({})", path.display(), SUFFIXES.map(|s| format!("*{s}")).join(", ")));
     }
-    found.sort();
     Ok(found)
 }
 
