@@ -59,28 +59,24 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
 /// Before anything runs: no output file may be an input (the plugin's files,
 /// cases, schema, a baseline other than the one being rewritten) or another output.
 fn refuse_clobbering(args: &CertifyArgs) -> Result<(), UsageError> {
+    let base = args.cwd.clone().unwrap_or_default();
+    let mut inputs: Vec<(&str, std::path::PathBuf)> = Vec::new();
+    inputs.extend(args.cases.iter().map(|p| ("the --cases file", p.clone())));
+    inputs.extend(args.schema.iter().map(|p| ("the --schema file", p.clone())));
+    inputs.extend(args.command.iter().map(|a| base.join(a)).filter(|p| p.is_file()).map(|p| ("a file of the plugin's command", p)));
+    inputs.extend(args.covers.iter().map(|p| ("a file --covers names", p.clone())));
+    let inputs: Vec<(&str, &std::path::Path)> = inputs.iter().map(|(w, p)| (*w, p.as_path())).collect();
     let mut outputs: Vec<(&str, &std::path::Path)> = Vec::new();
     outputs.extend(args.output.as_deref().map(|p| ("--output", p)));
     outputs.extend(args.certificate.as_deref().map(|p| ("--certificate", p)));
     outputs.extend(args.badge.as_deref().map(|p| ("--badge", p)));
-    let mut inputs: Vec<(&str, std::path::PathBuf)> = Vec::new();
-    inputs.extend(args.cases.iter().map(|p| ("the --cases file", p.clone())));
-    inputs.extend(args.schema.iter().map(|p| ("the --schema file", p.clone())));
-    let base = args.cwd.clone().unwrap_or_default();
-    inputs.extend(args.command.iter().map(|a| base.join(a)).filter(|p| p.is_file()).map(|p| ("a file of the plugin's command", p)));
-    inputs.extend(args.covers.iter().map(|p| ("a file --covers names", p.clone())));
-    let inputs: Vec<(&str, &std::path::Path)> = inputs.iter().map(|(w, p)| (*w, p.as_path())).collect();
-    let mut checked = outputs.clone();
-    // `--write-baseline` may rewrite the `--baseline` it read (that keeps the reasons), nothing else.
-    if let Some(write) = args.judging.write_baseline_file() {
-        checked.push(("--write-baseline", write));
-    }
-    let mut all_inputs = inputs.clone();
-    if let Some(read) = args.judging.baseline_file() {
-        all_inputs.push(("the --baseline file", read));
-        crate::output::refuse_clobbering(&outputs, &all_inputs).map_err(UsageError)?;
-    }
-    crate::output::refuse_clobbering(&checked, &inputs).map_err(UsageError)
+    // The report, certificate and badge may not overwrite the `--baseline` either; only
+    // `--write-baseline` may rewrite it (that keeps its reasons).
+    let baseline = args.judging.baseline_file().map(|b| ("the --baseline file", b));
+    let with_baseline: Vec<_> = inputs.iter().copied().chain(baseline).collect();
+    crate::output::refuse_clobbering(&outputs, &with_baseline).map_err(UsageError)?;
+    outputs.extend(args.judging.write_baseline_file().map(|p| ("--write-baseline", p)));
+    crate::output::refuse_clobbering(&outputs, &inputs).map_err(UsageError)
 }
 
 /// Checks the invocation, certifies, and judges the result as the flags say
