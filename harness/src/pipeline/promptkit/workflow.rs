@@ -109,9 +109,7 @@ impl Workflow {
         if !terminal(self.state(&self.current)) {
             tools.push(TRANSITION.into());
         }
-        let any_artifacts =
-            self.spec["states"].as_object().into_iter().flatten().any(|(_, s)| s["artifacts"].as_object().is_some_and(|a| !a.is_empty()));
-        if any_artifacts {
+        if !self.artifact_names().is_empty() {
             tools.push(SET_ARTIFACT.into());
         }
         tools
@@ -130,19 +128,21 @@ impl Workflow {
                     "context": {"type": "string"}}, "required": ["event", "context"]}))
             }
             SET_ARTIFACT => {
-                let mut names: Vec<&str> = self.spec["states"]
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .flat_map(|(_, s)| s["artifacts"].as_object().into_iter().flatten().map(|(k, _)| k.as_str()))
-                    .collect();
-                names.sort_unstable();
-                names.dedup();
-                Some(json!({"type": "object", "properties": {"name": {"type": "string", "enum": strings(names)},
-                    "value": {"type": "string"}}, "required": ["name", "value"]}))
+                Some(json!({"type": "object", "properties": {"name": {"type": "string", "enum": strings(self.artifact_names())},
+                "value": {"type": "string"}}, "required": ["name", "value"]}))
             }
             _ => None,
         }
+    }
+
+    /// Every artifact a state declares, sorted, once.
+    fn artifact_names(&self) -> Vec<&str> {
+        let states = self.spec["states"].as_object().into_iter().flatten();
+        let mut names: Vec<&str> =
+            states.flat_map(|(_, s)| s["artifacts"].as_object().into_iter().flatten().map(|(k, _)| k.as_str())).collect();
+        names.sort_unstable();
+        names.dedup();
+        names
     }
 
     /// Whether PromptKit's registry still holds the transition tool: not in a terminal state whose
@@ -183,9 +183,8 @@ impl Workflow {
                 Some(Ok(answer))
             }
             SET_ARTIFACT => {
-                let Some(artifact) = arguments["name"].as_str().filter(|n| !n.is_empty()) else {
-                    return Some(Err("artifact name is required".into()));
-                };
+                // `parameters` was checked first: both are strings, the name a declared one.
+                let artifact = arguments["name"].as_str().unwrap_or_default();
                 let value = arguments["value"].as_str().unwrap_or_default();
                 // The current state's declaration first, then the first state declaring it.
                 let declared = |s: &Value| s["artifacts"].get(artifact).map(|a| a["mode"] == "append");
