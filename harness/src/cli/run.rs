@@ -163,12 +163,7 @@ fn judge_snapshot(result: &mut RunResult, file: &Path, scenario: &Scenario, own_
         true => crate::snapshot::compare(&snapshot, &result.transcript.entries),
         false => Ok(Comparison::Missing),
     };
-    let judges_nothing = |why: String| {
-        format!(
-            "{}: the scenario judges nothing: it has no `expect`, and {why}\nhint: add an expectation (`expect: {{outcome: …}}`), or record a snapshot with `cargo test`",
-            file.display()
-        )
-    };
+    let unusable = |problem: String| RunResult { file: Some(file.display().to_string()), ..RunResult::unusable(scenario, problem) };
     match comparison {
         Ok(Comparison::Matches) => {}
         Ok(Comparison::Differs(why)) if result.passed() => result.problems.push(why),
@@ -178,13 +173,12 @@ fn judge_snapshot(result: &mut RunResult, file: &Path, scenario: &Scenario, own_
                 true => format!("there is no snapshot at {}", snapshot.display()),
                 false => "its snapshot holds only for its own profile (run it without `--profile`)".to_string(),
             };
-            *result = RunResult::unusable(scenario, judges_nothing(why));
-            result.file = Some(file.display().to_string());
+            *result = unusable(format!(
+                "{}: the scenario judges nothing: it has no `expect`, and {why}\nhint: add an expectation (`expect: {{outcome: …}}`), or record a snapshot with `cargo test`",
+                file.display()
+            ));
         }
         Ok(Comparison::Missing) => {}
-        Err(e) => {
-            *result = RunResult::unusable(scenario, e);
-            result.file = Some(file.display().to_string());
-        }
+        Err(e) => *result = unusable(e),
     }
 }
