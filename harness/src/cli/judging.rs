@@ -52,7 +52,6 @@ impl JudgingArgs {
     pub(super) fn apply(&self, report: &mut Report, baseline: Option<&Baseline>) -> anyhow::Result<()> {
         if !self.checks.is_empty() || !self.skip_checks.is_empty() {
             let (include, exclude) = (&self.checks, &self.skip_checks);
-            let keep = |id: &str| (include.is_empty() || include.iter().any(|p| glob(p, id))) && !exclude.iter().any(|p| glob(p, id));
             let mut words = Vec::new();
             if !include.is_empty() {
                 words.push(format!("--check {}", include.join(",")));
@@ -60,7 +59,7 @@ impl JudgingArgs {
             if !exclude.is_empty() {
                 words.push(format!("--skip-check {}", exclude.join(",")));
             }
-            report.select(keep, words.join(" "));
+            report.select(|id| self.keeps(id), words.join(" "));
             if report.checks.is_empty() {
                 return Err(UsageError("the selection leaves no check that applies to this plugin: nothing would be judged".into()).into());
             }
@@ -117,9 +116,12 @@ impl JudgingArgs {
         if self.checks.is_empty() && self.skip_checks.is_empty() {
             return Vec::new();
         }
-        let keep =
-            |id: &str| (self.checks.is_empty() || self.checks.iter().any(|p| glob(p, id))) && !self.skip_checks.iter().any(|p| glob(p, id));
-        CATALOGUE.iter().map(|c| c.id).filter(|id| !keep(id)).collect()
+        CATALOGUE.iter().map(|c| c.id).filter(|id| !self.keeps(id)).collect()
+    }
+
+    /// Whether `--check`/`--skip-check` keep check `id`.
+    fn keeps(&self, id: &str) -> bool {
+        (self.checks.is_empty() || self.checks.iter().any(|p| glob(p, id))) && !self.skip_checks.iter().any(|p| glob(p, id))
     }
 
     /// The file `--write-baseline` writes.
