@@ -43,24 +43,39 @@ pub fn prompt<'a>(pack: &'a Value, key: &str) -> Result<&'a Value, RenderError> 
     })
 }
 
+/// The variables `prompt` declares.
+pub fn declared(prompt: &Value) -> Vec<Declared> {
+    let list = prompt.get("variables").and_then(Value::as_array).into_iter().flatten();
+    list.filter_map(|v| {
+        Some(Declared {
+            name: v.get("name")?.as_str()?.to_string(),
+            required: v.get("required").and_then(Value::as_bool).unwrap_or(false),
+            default: v.get("default").cloned(),
+            kind: v.get("type").and_then(Value::as_str).map(String::from),
+            validation: v.get("validation").cloned(),
+        })
+    })
+    .collect()
+}
+
+/// Every name a value can be given for in `prompt`: its declared variables and
+/// the variables its template names, sorted, once.
+pub fn variable_names(prompt: &Value) -> Vec<String> {
+    let mut names: Vec<String> = declared(prompt).into_iter().map(|d| d.name).collect();
+    let template = prompt.get("system_template").and_then(Value::as_str).unwrap_or_default();
+    names.extend(template::scan(template).into_iter().filter_map(|f| match f.placeholder {
+        template::Placeholder::Variable(name) | template::Placeholder::Spaced(name) => Some(name),
+        _ => None,
+    }));
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// Renders prompt `key` of `pack` under `profile` with the variables a host passes (`--var`: strings).
 pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<String, Value>) -> Result<RenderedPrompt, RenderError> {
     let prompt = prompt(pack, key)?;
-    let declared: Vec<Declared> = prompt
-        .get("variables")
-        .and_then(Value::as_array)
-        .iter()
-        .flat_map(|l| l.iter())
-        .filter_map(|v| {
-            Some(Declared {
-                name: v.get("name")?.as_str()?.to_string(),
-                required: v.get("required").and_then(Value::as_bool).unwrap_or(false),
-                default: v.get("default").cloned(),
-                kind: v.get("type").and_then(Value::as_str).map(String::from),
-                validation: v.get("validation").cloned(),
-            })
-        })
-        .collect();
+    let declared = declared(prompt);
     let fragments: BTreeMap<String, String> = pack
         .get("fragments")
         .and_then(Value::as_object)

@@ -266,28 +266,13 @@ fn render(
 /// (`compnay`): every implementation would ignore it and render without it,
 /// so it is named, with the names there are.
 fn refuse_unknown_variables(prompt: &Value, key: &str, values: &BTreeMap<String, Value>) -> Result<(), UsageError> {
-    use proctor_pack::template::{Placeholder, scan};
-    let mut known: Vec<String> = prompt
-        .get("variables")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|v| Some(v.get("name")?.as_str()?.to_string()))
-        .collect();
-    let template = prompt.get("system_template").and_then(Value::as_str).unwrap_or_default();
-    known.extend(scan(template).into_iter().filter_map(|f| match f.placeholder {
-        Placeholder::Variable(name) | Placeholder::Spaced(name) => Some(name),
-        _ => None,
-    }));
+    let known = proctor_pack::render::variable_names(prompt);
     let names: Vec<&str> = known.iter().map(String::as_str).collect();
     if let Some(given) = values.keys().find(|g| !names.contains(&g.as_str())) {
         let near = proctor_pack::shape::nearest(given, &names).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
-        let mut listed = names.clone();
-        listed.sort_unstable();
-        listed.dedup();
         return Err(UsageError(format!(
             "--var {given}: prompt `{key}` has no variable `{given}` (its variables: {}){near}\nhint: every implementation ignores a value nobody reads, so the prompt would render without it",
-            if listed.is_empty() { "none".to_string() } else { listed.join(", ") }
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
         )));
     }
     Ok(())
