@@ -35,7 +35,8 @@ pub struct Scenario {
     /// (its relative paths are relative to its own folder).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_config: Option<String>,
-    /// The pack prompt (task) the conversation runs.
+    /// The pack prompt (task) the conversation runs. Under PromptKit, naming it opens that prompt
+    /// alone (`sdk.Open`), without the pack's workflow; leave it out to run the workflow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
     /// The template variables the host passes (as text; numbers and booleans are printed as the

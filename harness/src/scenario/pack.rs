@@ -48,6 +48,8 @@ pub struct PackRun {
     pub document: Value,
     pub reader: PackProfile,
     pub variables: BTreeMap<String, Value>,
+    /// Whether the conversation runs the pack's workflow (see `expand`).
+    pub opens_workflow: bool,
 }
 
 /// The pack profile a wire profile reads packs with.
@@ -68,10 +70,17 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
     if let Some(prompt) = &scenario.prompt {
         proctor_pack::render::prompt(&document.value, prompt).map_err(|e| e.to_string())?;
     }
+    let reader = pack_profile(profile);
+    // PromptKit runs a pack's workflow only when the host opens it as one (`sdk.OpenWorkflow`); a
+    // scenario that names `prompt:` is `sdk.Open(pack, prompt)`, a plain conversation with no
+    // workflow tools (FIDELITY.md: the SDK hand run). The documents have no such split: a pack with a
+    // workflow runs it.
+    let opens_workflow = entry_task.is_some() && !(reader == PackProfile::PromptKit && scenario.prompt.is_some());
     let prompt = match (&scenario.prompt, entry_task) {
+        (Some(prompt), _) if !opens_workflow => prompt.clone(),
         (Some(prompt), Some(task)) if prompt != task => {
             return Err(format!(
-                "`prompt: {prompt}`, but the pack's workflow starts in a state whose prompt_task is `{task}`; leave `prompt:` out"
+                "`prompt: {prompt}`, but the pack's workflow starts in a state whose prompt_task is `{task}`; leave `prompt:` out (under PromptKit, `prompt:` opens that prompt alone, without the workflow)"
             ));
         }
         (_, Some(task)) => task.to_string(),
@@ -81,7 +90,6 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
         }
     };
     let prompt = &prompt;
-    let reader = pack_profile(profile);
     let check = proctor_pack::check(&document, reader);
     let refusals: Vec<String> = check
         .diagnostics
@@ -161,8 +169,12 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
         _ => Some(rendered.system_prompt.clone()),
     };
     expanded.offered_tools = Some(offered.clone());
-    expanded.pack_run =
-        Some(std::sync::Arc::new(PackRun { document: document.value.clone(), reader, variables: scenario.variables.clone() }));
+    expanded.pack_run = Some(std::sync::Arc::new(PackRun {
+        document: document.value.clone(),
+        reader,
+        variables: scenario.variables.clone(),
+        opens_workflow,
+    }));
     let setup = PackSetup {
         system_prompt: expanded.system_prompt.clone(),
         outcome: rendered.outcome,

@@ -163,6 +163,9 @@ fn take_pending(ctx: &mut RunContext<'_>, st: &mut State, id: &str) -> Option<Re
 
 /// Provider rounds until the model answers without tool calls.
 async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, PipelineError> {
+    if let Some(end) = rerender(ctx, st) {
+        return Ok(end);
+    }
     for round in 1..=MAX_ROUNDS {
         // before_call: guardrails (input side) first, then exec provider hooks.
         match before_call(ctx, st, round).await {
@@ -295,11 +298,13 @@ fn tool_names(ctx: &RunContext<'_>, st: &State) -> Vec<String> {
 
 /// After a round's tool results: a transition the model asked for commits, and the next round runs
 /// as the destination state (its prompt swapped in). A failed commit ends the turn as PromptKit does.
+/// With nothing to commit, PromptKit still renders the state's prompt again (`rerender`).
 fn handoff(ctx: &mut RunContext<'_>, st: &mut State, calls: usize) -> Option<TurnEnd> {
     let wf = st.workflow.as_mut()?;
     wf.count_calls(calls);
     let moved = match wf.commit() {
-        Ok(moved) => moved?,
+        Ok(Some(moved)) => moved,
+        Ok(None) => return rerender(ctx, st),
         Err(e) => {
             ctx.transcript.push("runtime", "error", format!("provider stage: workflow handoff: {e}"));
             ctx.summary.events.push(format!("workflow.{}", wf.record.status));
@@ -319,16 +324,45 @@ fn handoff(ctx: &mut RunContext<'_>, st: &mut State, calls: usize) -> Option<Tur
     }
     match system {
         Ok(system) => {
-            match st.messages.first_mut().filter(|m| m.role == "system") {
-                Some(first) => first.content = system,
-                None => st.messages.insert(0, LlmMessage::text("system", system)),
-            }
+            set_system_prompt(st, system);
             None
         }
         Err(e) => {
             ctx.transcript.push("runtime", "error", e);
             Some(TurnEnd::Error)
         }
+    }
+}
+
+/// PromptKit's state resolver before a turn's first round and after each round with no transition:
+/// the current state's prompt rendered again without the host's variables replaces the one in use
+/// when it differs (`Workflow::rerendered`), and a prompt that cannot load fails the turn.
+fn rerender(ctx: &mut RunContext<'_>, st: &mut State) -> Option<TurnEnd> {
+    let wf = st.workflow.as_ref()?;
+    match wf.rerendered()? {
+        Ok(system) => {
+            if st.messages.first().is_some_and(|m| m.role == "system" && m.content == system) {
+                return None;
+            }
+            ctx.transcript.push(
+                "workflow",
+                "rerender",
+                json!({"state": wf.record.state, "system_prompt": system, "why": "PromptKit renders the state's prompt again each round with the artifacts and workflow_context only, not the host's variables"}),
+            );
+            set_system_prompt(st, system);
+            None
+        }
+        Err(e) => {
+            ctx.transcript.push("runtime", "error", e);
+            Some(TurnEnd::Error)
+        }
+    }
+}
+
+fn set_system_prompt(st: &mut State, system: String) {
+    match st.messages.first_mut().filter(|m| m.role == "system") {
+        Some(first) => first.content = system,
+        None => st.messages.insert(0, LlmMessage::text("system", system)),
     }
 }
 

@@ -27,9 +27,16 @@
 //!   and nothing under PromptKit, which spent it on the round after the transition (so a template
 //!   naming it goes out raw there).
 //!
-//! Mid-turn, PromptKit renders the destination prompt with the artifacts and `workflow_context` only,
-//! not the host's variables (`workflowStateResolver.renderState`): a destination prompt that needs a
-//! required host variable fails the turn there. Under `documented` the host's variables are used.
+//! Before the first round and after every round of a workflow conversation, PromptKit renders the
+//! current state's prompt again with the artifacts and `workflow_context` only, not the host's
+//! variables (`workflowStateResolver.renderState`), and swaps it in when it differs: a state whose
+//! prompt needs a required host variable fails every turn, an optional one goes out with its default
+//! (or the raw template), and an artifact set mid-turn shows in the next round's prompt. Under
+//! `documented` a prompt is rendered, with the host's variables, only when a conversation opens or
+//! a transition enters a state.
+//!
+//! A scenario that names `prompt:` runs a plain conversation under PromptKit (`sdk.Open`): no
+//! workflow at all. Without it the conversation is the workflow's (`sdk.OpenWorkflow`).
 
 use std::collections::BTreeMap;
 
@@ -71,6 +78,9 @@ pub(super) struct Moved {
 impl Workflow {
     /// The pack's workflow, in its entry state; `None` when the pack has none.
     pub(super) fn start(run: &std::sync::Arc<PackRun>) -> Option<Workflow> {
+        if !run.opens_workflow {
+            return None;
+        }
         let spec = run.document.get("workflow")?.clone();
         let entry = spec.get("entry")?.as_str()?.to_string();
         let record = WorkflowRecord {
@@ -284,10 +294,16 @@ impl Workflow {
         let rendered = proctor_pack::render::render(&self.run.document, &task, self.run.reader, &given).map_err(|e| e.to_string())?;
         match (rendered.outcome, handoff) {
             ("fallback", true) => {
-                // PromptKit's registry refuses the template outright here (no fallback mid-turn).
-                let explanation = rendered.explanation.unwrap_or_default();
-                let variable = explanation.split('`').nth(1).unwrap_or("?");
-                Err(format!("load prompt {task:?} for state: required variable {variable:?} is missing"))
+                // PromptKit's registry refuses the template outright here (no fallback mid-turn), naming
+                // every required variable that is missing or empty (registry.go:453-456,
+                // template/renderer.go ValidateRequiredVars).
+                let prompt = &self.run.document["prompts"][task.as_str()];
+                let missing: Vec<String> = proctor_pack::render::declared(prompt)
+                    .into_iter()
+                    .filter(|d| d.required && given.get(&d.name).and_then(Value::as_str).is_none_or(str::is_empty))
+                    .map(|d| d.name)
+                    .collect();
+                Err(format!("load prompt {task:?} for state: missing required variables: [{}]", missing.join(" ")))
             }
             ("refused", _) => Err(format!("load prompt {task:?} for state: {}", rendered.explanation.unwrap_or_default())),
             _ => Ok(rendered.system_prompt),
@@ -296,10 +312,27 @@ impl Workflow {
     }
 
     /// Whether a new user turn must open a new conversation (the state changed since the last one).
+    /// PromptKit's new conversation gets a new state resolver, which has no brief to hand on
+    /// (sdk/workflow.go:580-583; the resolver keeps `contextSummary` only for its own conversation).
     pub(super) fn new_conversation(&mut self) -> bool {
         let changed = self.conversation_state != self.current;
         self.conversation_state = self.current.clone();
+        if changed && self.run.reader == PackProfile::PromptKit {
+            self.context = None;
+        }
         changed
+    }
+
+    /// The current state's prompt as PromptKit's state resolver renders it before the first round
+    /// and after every round of a workflow conversation (stages_provider.go:565 and 583, calling
+    /// sdk/workflow_state_resolver.go `ResolveCurrentState`): with the artifacts and
+    /// `workflow_context` only, never the host's variables (`renderState`, :204-215). The provider
+    /// stage swaps it in when it differs from the prompt in use (stages_provider.go:652); a required
+    /// host variable is missing there, and the turn fails. `None` under `documented`, which re-renders
+    /// nothing, and for a state with no prompt (the resolver leaves the turn alone, :186-188).
+    pub(super) fn rerendered(&self) -> Option<Result<String, String>> {
+        let task = self.state(&self.current)["prompt_task"].as_str().unwrap_or_default();
+        (self.run.reader == PackProfile::PromptKit && !task.is_empty()).then(|| self.system_prompt(true))
     }
 }
 
