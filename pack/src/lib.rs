@@ -10,7 +10,8 @@
 //! - [`rules`]: the catalogue of diagnostics, each with a stable id and its source;
 //! - [`diagnostic`]: one finding, at a JSON pointer and a `file:line:column`;
 //! - [`shape`]: the schema 1.4.0 shape (and PromptKit's fork of it) as data, and its walker;
-//! - [`references`]: what the prose says the schema cannot (names that must exist, a workflow that ends);
+//! - [`references`]: what the prose says the schema cannot (names that must exist);
+//! - [`workflow`]: what a workflow must say (states that exist, an end, prompts PromptKit can render);
 //! - [`template`]: placeholders, and rendering a template as each implementation does;
 //! - [`check`]: all of the above for one pack under one profile;
 //! - [`render`]: the system prompt, tools and validators one prompt really gets;
@@ -26,6 +27,7 @@ pub mod runtime_config;
 pub mod shape;
 pub mod source;
 pub mod template;
+pub mod workflow;
 
 pub use check::{PackReport, check};
 pub use diagnostic::{Diagnostic, Severity};
