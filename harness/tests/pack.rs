@@ -22,14 +22,24 @@ fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
 }
 
 #[test]
-fn the_example_pack_is_valid_as_documented_and_in_promptkit_but_promptpack_python_cannot_load_it() {
+fn the_example_pack_is_valid_as_documented_but_promptkit_cannot_run_its_workflow_nor_promptpack_python_load_it() {
     let (code, out, err) = run(&["pack", "check", "--format", "json", EXAMPLE]);
     assert_eq!(code, 1, "{out}{err}");
     let report: Value = serde_json::from_str(&out).unwrap();
     let packs = report["packs"].as_array().unwrap();
     let profiles: Vec<&str> = packs.iter().map(|p| p["profile"].as_str().unwrap()).collect();
     assert_eq!(profiles, ["documented", "promptkit@86d9f36", "promptpack-python@c78e36b"]);
-    assert!(packs[..2].iter().all(|p| p["valid"] == true && p["diagnostics"] == serde_json::json!([])), "{out}");
+    assert!(packs[0]["valid"] == true && packs[0]["diagnostics"] == serde_json::json!([]), "{out}");
+    // Every workflow state's prompt requires the host's `company`, which PromptKit never passes there.
+    assert_eq!(packs[1]["valid"], false, "{out}");
+    let promptkit: Vec<(&str, &str)> = packs[1]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["severity"].as_str().unwrap(), d["rule"].as_str().unwrap()))
+        .collect();
+    assert!(promptkit.contains(&("error", "WORKFLOW-PROMPTKIT-HOST-VARIABLE")), "{out}");
+    assert!(promptkit.iter().all(|(_, rule)| *rule == "WORKFLOW-PROMPTKIT-HOST-VARIABLE"), "{out}");
     // promptpack-python's models have no evals or workflow: those three fields, and nothing else.
     let python: Vec<(&str, &str)> =
         packs[2]["diagnostics"].as_array().unwrap().iter().map(|d| (d["rule"].as_str().unwrap(), d["path"].as_str().unwrap())).collect();
@@ -37,8 +47,10 @@ fn the_example_pack_is_valid_as_documented_and_in_promptkit_but_promptpack_pytho
         python,
         [("PACK-PYTHON-MODEL", "/prompts/resolve/evals"), ("PACK-PYTHON-MODEL", "/evals"), ("PACK-PYTHON-MODEL", "/workflow")]
     );
-    let (code, out, _) = run(&["pack", "check", "--profile", "documented", "--profile", "promptkit", EXAMPLE]);
+    let (code, out, _) = run(&["pack", "check", "--profile", "documented", EXAMPLE]);
     assert_eq!(code, 0, "{out}");
+    let (code, out, _) = run(&["pack", "check", "--profile", "documented", "--profile", "promptkit", EXAMPLE]);
+    assert_eq!(code, 1, "{out}");
 }
 
 #[test]
@@ -92,7 +104,7 @@ fn unreadable_packs_are_exit_2_with_their_location_and_the_rest_are_still_checke
     assert!(errors[4].contains("cannot read: No such file"), "{}", errors[4]);
     // the readable pack was still judged, under every profile
     let judged: Vec<&Value> = report["packs"].as_array().unwrap().iter().filter(|p| p["file"] == EXAMPLE).collect();
-    assert_eq!(judged.iter().map(|p| p["valid"].as_bool()).collect::<Vec<_>>(), [Some(true), Some(true), Some(false)], "{out}");
+    assert_eq!(judged.iter().map(|p| p["valid"].as_bool()).collect::<Vec<_>>(), [Some(true), Some(false), Some(false)], "{out}");
 }
 
 #[test]
@@ -158,8 +170,11 @@ fn render_shows_the_promptkit_fallback_loudly_and_exits_1() {
     assert_eq!(by_profile("documented")["outcome"], "refused");
     assert_eq!(by_profile("promptpack-python@c78e36b")["outcome"], "refused");
 
+    // Opened alone the prompt renders; the pack is still invalid there (its workflow cannot run), and
+    // render says that PromptKit fails at run time, not that it refuses the pack.
     let (code, out, _) = run(&["pack", "render", EXAMPLE, "--prompt", "resolve", "--var", "company=Acme", "--profile", "promptkit"]);
-    assert_eq!(code, 0, "{out}");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("PromptKit opens it and fails at run time; see `proctor pack check`"), "{out}");
     assert!(out.contains("You resolve order problems for Acme. You may refund up to 100 EUR"), "{out}");
     assert!(out.contains("--- tools offered (2) ---") && out.contains("lookup_order:") && out.contains("--- validators (1) ---"), "{out}");
 }

@@ -298,8 +298,10 @@ fn a_pack_scenarios_own_mistakes_are_exit_2_with_their_location() {
     let (code, out) = run_one(dir.path(), &format!("{head}pack: examples/promptkit-runtime-config/agent.pack.json\n{turns}"));
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("without `prompt:`"), "{out}");
-    // a prompt that is not where the workflow starts
-    let (code, out) = run_one(dir.path(), &format!("{head}pack: examples/promptpack/support.pack.json\nprompt: resolve\n{turns}"));
+    // a prompt that is not where the workflow starts, under the documented profile (under PromptKit
+    // `prompt:` opens that prompt alone, without the workflow: promptpack/prompt-opens-without-workflow)
+    let (code, out) =
+        run_one(dir.path(), &format!("{head}profile: documented\npack: examples/promptpack/support.pack.json\nprompt: resolve\n{turns}"));
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("starts in a state whose prompt_task is `triage`; leave `prompt:` out"), "{out}");
 }

@@ -70,7 +70,8 @@ pub fn check(document: &Document, profile: PackProfile) -> PackReport {
 
 /// Whether `profile`'s implementation refuses to load the pack over this diagnostic. The spec makes
 /// every error a refusal; PromptKit opens a pack whose templates it cannot fill (it sends them raw
-/// at run time).
+/// at run time) and a workflow whose state prompts it cannot render (the turns fail at run time).
 pub fn refuses_to_open(diagnostic: &Diagnostic, profile: PackProfile) -> bool {
-    diagnostic.severity == Severity::Error && !(profile.is_promptkit() && diagnostic.rule.starts_with("TEMPLATE-"))
+    let at_run_time = diagnostic.rule.starts_with("TEMPLATE-") || diagnostic.rule == "WORKFLOW-PROMPTKIT-HOST-VARIABLE";
+    diagnostic.severity == Severity::Error && !(profile.is_promptkit() && at_run_time)
 }

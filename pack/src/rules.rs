@@ -35,6 +35,11 @@ pub const RULES: &[Rule] = &[
     Rule { id: "PACK-VARIABLE-DEFAULT", title: "a required variable with a default, or a default of the wrong type", source: PROSE },
     Rule { id: "PACK-VARIABLE-PATTERN", title: "a variable's validation pattern is not a regular expression", source: SCHEMA },
     Rule { id: "WORKFLOW-NO-END", title: "no terminal state is reachable from the entry: the workflow can never complete", source: PROSE },
+    Rule {
+        id: "WORKFLOW-PROMPTKIT-HOST-VARIABLE",
+        title: "a workflow state's prompt needs a host variable, which PromptKit never passes when it renders the state each round",
+        source: "PromptKit 86d9f367 sdk/workflow_state_resolver.go renderState, runtime/pipeline/stage/stages_provider.go applyStateHandoff",
+    },
     Rule { id: "WORKFLOW-GRAPH", title: "a state never reached, or a terminal state with events", source: PROSE },
     Rule { id: "TEMPLATE-UNDECLARED", title: "a placeholder names no declared variable", source: "promptpack-spec rfcs/0003" },
     Rule { id: "TEMPLATE-FRAGMENT-MISSING", title: "a fragment placeholder names no fragment", source: PROSE },

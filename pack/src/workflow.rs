@@ -41,6 +41,13 @@ pub fn check(workflow: &Map<String, Value>, prompts: Option<&Map<String, Value>>
         let at = child("/workflow/states", name);
         let Some(state) = state.as_object() else { continue };
         let composition = profile.is_promptkit() && state.get("orchestration").and_then(Value::as_str) == Some("composition");
+        if profile.is_promptkit()
+            && !composition
+            && let Some(task) = state.get("prompt_task").and_then(Value::as_str)
+            && let Some(prompt) = prompts.and_then(|p| p.get(task)).and_then(Value::as_object)
+        {
+            host_variables(name, task, prompt, &child(&at, "prompt_task"), out);
+        }
         if let Some(task) = state.get("prompt_task").and_then(Value::as_str)
             && !composition
             && !prompts.is_some_and(|p| p.contains_key(task))
@@ -146,5 +153,48 @@ fn graph(states: &Map<String, Value>, entry: &str, out: &mut Findings) {
             format!("state `{name}` is never reached from `{entry}`"),
             "add an event that goes there, or remove the state",
         );
+    }
+}
+
+/// PromptKit renders a workflow state's prompt again before every round, with the artifacts and
+/// `workflow_context` only, never the host's variables (sdk/workflow_state_resolver.go:204-215,
+/// called from runtime/pipeline/stage/stages_provider.go:565 and 583), and swaps it in when it
+/// differs. So a required host variable is always missing there (its registry refuses the prompt and
+/// the turn fails, registry.go:453-456), and an optional one the template uses loses the host's
+/// value: its default goes out, or the raw template when it has none (renderer.go, `RenderDetailed`).
+/// Read in the code at 86d9f36; the SDK release that has it is not served to run.
+fn host_variables(state: &str, task: &str, prompt: &Map<String, Value>, at: &str, out: &mut Findings) {
+    let template = prompt.get("system_template").and_then(Value::as_str).unwrap_or_default();
+    let resolver = "PromptKit renders it again before every round with the artifacts and workflow_context only, never the host's variables";
+    for variable in prompt.get("variables").and_then(Value::as_array).into_iter().flatten() {
+        let Some(name) = variable.get("name").and_then(Value::as_str) else { continue };
+        if name == "workflow_context" || name.starts_with("artifacts.") {
+            continue;
+        }
+        let required = variable.get("required").and_then(Value::as_bool) == Some(true);
+        let used = template.contains(&format!("{{{{{name}}}}}"));
+        match (required, variable.get("default")) {
+            (true, _) => out.error(
+                at,
+                "WORKFLOW-PROMPTKIT-HOST-VARIABLE",
+                format!(
+                    "state `{state}` runs prompt `{task}`, which requires `{name}`: {resolver}, so `{name}` is always missing there and every turn in this state fails (\"missing required variables: [{name}]\")"
+                ),
+                format!("make `{name}` optional with a default, or write its value into the template: PromptKit cannot pass a host value to a workflow state's prompt"),
+            ),
+            (false, Some(default)) if used => out.warning(
+                at,
+                "WORKFLOW-PROMPTKIT-HOST-VARIABLE",
+                format!("state `{state}` runs prompt `{task}`: {resolver}, so the model always gets `{name}`'s default ({default}), whatever the host passes"),
+                "accept the default in PromptKit, or write the value into the template",
+            ),
+            (false, None) if used => out.warning(
+                at,
+                "WORKFLOW-PROMPTKIT-HOST-VARIABLE",
+                format!("state `{state}` runs prompt `{task}`: {resolver}, so {{{{{name}}}}} is never filled there and the prompt goes out as the raw template"),
+                format!("give `{name}` a default, or write its value into the template"),
+            ),
+            _ => {}
+        }
     }
 }

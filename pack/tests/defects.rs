@@ -10,7 +10,8 @@ const DOC: PackProfile = PackProfile::Documented;
 const PK: PackProfile = PackProfile::PromptKit;
 const PY: PackProfile = PackProfile::PromptPackPython;
 
-/// What one profile must say: `None` for "valid, and this rule does not appear".
+/// What one profile must say: `None` for "no error beyond the example pack's own" (valid, where the
+/// example is).
 struct Expect {
     profile: PackProfile,
     finding: Option<(Severity, &'static str, &'static str)>,
@@ -422,13 +423,36 @@ fn show(diagnostics: &[Diagnostic]) -> String {
     diagnostics.iter().map(|d| format!("\n  {}:{} {:?} {} {} — {}", d.line, d.column, d.severity, d.rule, d.path, d.message)).collect()
 }
 
+/// The findings of a report, without their lines (an edit may move them).
+fn findings(diagnostics: &[Diagnostic]) -> std::collections::BTreeSet<(Severity, &'static str, String)> {
+    diagnostics.iter().map(|d| (d.severity, d.rule, d.path.clone())).collect()
+}
+
 #[test]
-fn the_example_pack_is_clean_but_promptpack_python_cannot_load_its_evals_and_workflow() {
+fn the_example_pack_is_clean_as_documented_but_promptkit_cannot_run_its_workflow_nor_promptpack_python_load_it() {
     let document = parse("support.pack.json".into(), BASE).unwrap();
-    for profile in [DOC, PK] {
-        let report = check(&document, profile);
-        assert!(report.valid && report.diagnostics.is_empty(), "{profile}: {}", show(&report.diagnostics));
-    }
+    let documented = check(&document, DOC);
+    assert!(documented.valid && documented.diagnostics.is_empty(), "{}", show(&documented.diagnostics));
+    // Every state's prompt requires the host's `company`, which PromptKit never passes when it renders
+    // a state's prompt each round; the optional variables lose the host's values to their defaults.
+    let promptkit = check(&document, PK);
+    let found: Vec<(Severity, &str, &str)> = promptkit.diagnostics.iter().map(|d| (d.severity, d.rule, d.path.as_str())).collect();
+    let rule = "WORKFLOW-PROMPTKIT-HOST-VARIABLE";
+    assert_eq!(
+        found,
+        [
+            (Severity::Error, rule, "/workflow/states/triage/prompt_task"),
+            (Severity::Warning, rule, "/workflow/states/triage/prompt_task"),
+            (Severity::Error, rule, "/workflow/states/resolve/prompt_task"),
+            (Severity::Warning, rule, "/workflow/states/resolve/prompt_task"),
+            (Severity::Warning, rule, "/workflow/states/resolve/prompt_task"),
+            (Severity::Error, rule, "/workflow/states/escalate/prompt_task"),
+            (Severity::Error, rule, "/workflow/states/done/prompt_task"),
+        ],
+        "{}",
+        show(&promptkit.diagnostics)
+    );
+    assert!(!promptkit.valid);
     // promptpack-python's models predate evals and workflows: its only findings are those three fields.
     let python = check(&document, PY);
     let found: Vec<(&str, &str)> = python.diagnostics.iter().map(|d| (d.rule, d.path.as_str())).collect();
@@ -442,15 +466,28 @@ fn the_example_pack_is_clean_but_promptpack_python_cannot_load_its_evals_and_wor
 fn every_defect_is_found_where_it_is_under_each_profile() {
     assert!(DEFECTS.len() >= 20);
     let mut failures = Vec::new();
+    let base = parse("support.pack.json".into(), BASE).unwrap();
     for defect in DEFECTS {
         let text = edited(defect);
         let document = parse("support.pack.json".into(), &text).unwrap_or_else(|e| panic!("{}: {e}", defect.name));
         for expect in defect.expect {
             let report = check(&document, expect.profile);
             match expect.finding {
-                None if report.valid => {}
                 None => {
-                    failures.push(format!("{} under {}: expected valid, got{}", defect.name, expect.profile, show(&report.diagnostics)))
+                    let own = check(&base, expect.profile);
+                    let added: Vec<_> = findings(&report.diagnostics)
+                        .difference(&findings(&own.diagnostics))
+                        .filter(|(severity, ..)| *severity == Severity::Error)
+                        .cloned()
+                        .collect();
+                    if !added.is_empty() || report.valid != own.valid {
+                        failures.push(format!(
+                            "{} under {}: expected no error beyond the example's own, got{}",
+                            defect.name,
+                            expect.profile,
+                            show(&report.diagnostics)
+                        ));
+                    }
                 }
                 Some((severity, rule, path)) => {
                     let line = line_of(&text, defect.line_of);
@@ -517,4 +554,37 @@ fn every_rule_in_the_catalogue_has_a_defect_that_raises_it() {
     assert!(unknown.is_empty(), "rules raised but not in the catalogue: {unknown:?}");
     let never: Vec<&str> = proctor_pack::rules::RULES.iter().map(|r| r.id).filter(|id| !raised.contains(id)).collect();
     assert!(never.is_empty(), "rules no defect raises (add one): {never:?}");
+}
+
+#[test]
+fn promptkit_never_passes_host_variables_to_a_workflow_states_prompt() {
+    // A state prompt with an optional variable and no default goes out raw; a default replaces the
+    // host's value; the names PromptKit does pass (artifacts, workflow_context) are never findings.
+    let pack = r#"{"id": "desk", "name": "Desk", "version": "1.0.0", "template_engine": {"version": "v1", "syntax": "{{variable}}"},
+      "prompts": {"greet": {"id": "greet", "name": "Greet", "version": "1.0.0",
+        "system_template": "Greet in {{language}} for {{brand}}. {{workflow_context}}",
+        "variables": [{"name": "language", "type": "string", "required": false},
+                      {"name": "brand", "type": "string", "required": false, "default": "Acme"},
+                      {"name": "workflow_context", "type": "string", "required": true},
+                      {"name": "unused", "type": "string", "required": false}]}},
+      "workflow": {"version": 1, "entry": "greet", "states": {"greet": {"prompt_task": "greet", "terminal": true}}}}"#;
+    let document = parse("desk.pack.json".into(), pack).unwrap();
+    let report = check(&document, PK);
+    let ours: Vec<(Severity, &str)> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "WORKFLOW-PROMPTKIT-HOST-VARIABLE")
+        .map(|d| (d.severity, d.message.split(", so ").nth(1).unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        ours,
+        [
+            (Severity::Warning, "{{language}} is never filled there and the prompt goes out as the raw template"),
+            (Severity::Warning, "the model always gets `brand`'s default (\"Acme\"), whatever the host passes"),
+        ],
+        "{}",
+        show(&report.diagnostics)
+    );
+    assert!(report.valid, "warnings only: {}", show(&report.diagnostics));
+    assert!(check(&document, DOC).diagnostics.iter().all(|d| d.rule != "WORKFLOW-PROMPTKIT-HOST-VARIABLE"));
 }

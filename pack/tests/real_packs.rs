@@ -83,8 +83,20 @@ const SPEC_EXAMPLES: &[Row] = &[
     ("product-catalog-assistant", true, false, true, &[(PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/product_lookup/system_template")]),
     // Members named as tools are the agents calling each other (examples.md says so), not undefined tools.
     ("research-crew", true, false, false, &[(PK, "TEMPLATE-PROMPTKIT-RAW", "/prompts/researcher/system_template")]),
-    // promptpack-python's models predate skills and workflows.
-    ("skill-enhanced-support", true, true, false, &[(PY, "PACK-PYTHON-MODEL", "/skills")]),
+    // promptpack-python's models predate skills and workflows. The spec's own workflow needs the
+    // host's `company` in every state, which PromptKit never passes when it renders a state's prompt.
+    (
+        "skill-enhanced-support",
+        true,
+        false,
+        false,
+        &[
+            (PY, "PACK-PYTHON-MODEL", "/skills"),
+            (PK, "WORKFLOW-PROMPTKIT-HOST-VARIABLE", "/workflow/states/triage/prompt_task"),
+            (PK, "WORKFLOW-PROMPTKIT-HOST-VARIABLE", "/workflow/states/billing_state/prompt_task"),
+            (PK, "WORKFLOW-PROMPTKIT-HOST-VARIABLE", "/workflow/states/tech_state/prompt_task"),
+        ],
+    ),
     ("codegen-loop", true, true, false, &[(PY, "PACK-PYTHON-MODEL", "/workflow")]),
 ];
 

@@ -19,7 +19,8 @@ pub(super) enum PackCommand {
     /// (`proctor checks` lists them) and a one-line fix. Under
     /// promptkit@86d9f36 it also says what PromptKit does with the pack: what
     /// its forked schema refuses, validator types it cannot open, fields it
-    /// ignores, placeholders it never fills. Exit 0 valid under every profile,
+    /// ignores, placeholders it never fills, workflow states whose prompts it
+    /// cannot render without the host's variables. Exit 0 valid under every profile,
     /// 1 invalid under some, 2 when a file cannot be read as a pack.
     #[command(after_help = "Examples:
   proctor pack check examples/promptpack/support.pack.json
@@ -284,7 +285,14 @@ fn render_text(rendered: &[(RenderedPrompt, PackReport)]) -> String {
         out.push_str(&format!("=== prompt `{}` under {}: {} ===\n", r.prompt, r.profile, r.outcome));
         if !report.valid {
             let errors = report.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-            let opens = if r.profile.starts_with("promptkit") { "PromptKit may refuse to open it; " } else { "" };
+            // PromptKit opens some invalid packs and fails later (raw templates, workflow turns).
+            let refuses = PackProfile::parse(&r.profile)
+                .is_ok_and(|profile| report.diagnostics.iter().any(|d| proctor_pack::check::refuses_to_open(d, profile)));
+            let opens = match (r.profile.starts_with("promptkit"), refuses) {
+                (true, true) => "PromptKit may refuse to open it; ",
+                (true, false) => "PromptKit opens it and fails at run time; ",
+                (false, _) => "",
+            };
             out.push_str(&format!("!! the pack has {errors} error(s) under this profile: {opens}see `proctor pack check`\n"));
         }
         if let Some(explanation) = &r.explanation {
