@@ -360,6 +360,17 @@ fn a_pack_scenario_that_passes_on_promptkits_fallback_says_so_loudly() {
     assert!(report["scenarios"][0]["pack_warning"].as_str().unwrap().contains("fallback"), "{report}");
     let (_, quiet, _) = run(&["run", "--no-progress", "scenarios/promptpack/tool-arguments-checked-first.yaml"]);
     assert!(!quiet.contains("!!"), "a prompt sent as written is not flagged: {quiet}");
+    // A workflow state's prompt PromptKit rendered again without the host's value: said, with the
+    // prompt the model got. A re-render that only fills an artifact drops nothing and is not flagged.
+    let (code, out, _) = run(&["run", "--no-progress", "scenarios/promptpack/workflow-prompt-loses-host-value.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("!! PromptKit rendered state `greet`'s prompt again without the host's `language`, and the model got that instead: \"You greet the customers of the order desk in English"),
+        "{out}"
+    );
+    let (code, quiet, _) = run(&["run", "--no-progress", "scenarios/promptpack/workflow-artifact-shows-next-round.yaml"]);
+    assert_eq!(code, 0, "{quiet}");
+    assert!(!quiet.contains("!!"), "an artifact filled in is not flagged: {quiet}");
 }
 
 #[test]

@@ -79,12 +79,29 @@ impl RunResult {
     }
 
     /// When the run's pack prompt was not sent as written (PromptKit's fallback, a raw template, a
-    /// refusal), what was sent instead: a scenario can pass while that happens, and must say so.
+    /// refusal, a workflow state's prompt rendered again without the host's variables), what was
+    /// sent instead: a scenario can pass while that happens, and must say so.
     pub fn pack_warning(&self) -> Option<String> {
-        let pack = self.transcript.entries.iter().find(|e| e.channel == "runtime" && e.kind == "pack")?;
-        let outcome = pack.body["outcome"].as_str().filter(|o| *o != "rendered")?;
-        let why = pack.body["explanation"].as_str().unwrap_or_default();
-        Some(format!("the pack's prompt was not sent as written ({outcome}): {why}"))
+        let entries = &self.transcript.entries;
+        let opened = entries.iter().find(|e| e.channel == "runtime" && e.kind == "pack").and_then(|pack| {
+            let outcome = pack.body["outcome"].as_str().filter(|o| *o != "rendered")?;
+            let why = pack.body["explanation"].as_str().unwrap_or_default();
+            Some(format!("the pack's prompt was not sent as written ({outcome}): {why}"))
+        });
+        let dropped = |e: &&crate::record::Entry| e.body["host_variables_dropped"].as_array().is_some_and(|d| !d.is_empty());
+        let rerendered = entries.iter().filter(|e| e.channel == "workflow" && e.kind == "rerender").find(dropped).map(|e| {
+            let names: Vec<&str> = e.body["host_variables_dropped"].as_array().into_iter().flatten().filter_map(|n| n.as_str()).collect();
+            format!(
+                "PromptKit rendered state `{}`'s prompt again without the host's `{}`, and the model got that instead: {:?}",
+                e.body["state"].as_str().unwrap_or_default(),
+                names.join("`, `"),
+                e.body["system_prompt"].as_str().unwrap_or_default()
+            )
+        });
+        match (opened, rerendered) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        }
     }
 
     /// What the runtime itself reported as an error during the run (the

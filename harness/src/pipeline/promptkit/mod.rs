@@ -347,7 +347,8 @@ fn rerender(ctx: &mut RunContext<'_>, st: &mut State) -> Option<TurnEnd> {
             ctx.transcript.push(
                 "workflow",
                 "rerender",
-                json!({"state": wf.record.state, "system_prompt": system, "why": "PromptKit renders the state's prompt again each round with the artifacts and workflow_context only, not the host's variables"}),
+                json!({"state": wf.record.state, "system_prompt": system, "host_variables_dropped": wf.host_variables_dropped(),
+                    "why": "PromptKit renders the state's prompt again each round with the artifacts and workflow_context only, not the host's variables"}),
             );
             set_system_prompt(st, system);
             None

@@ -334,6 +334,15 @@ impl Workflow {
         let task = self.state(&self.current)["prompt_task"].as_str().unwrap_or_default();
         (self.run.reader == PackProfile::PromptKit && !task.is_empty()).then(|| self.system_prompt(true))
     }
+
+    /// The host's variables the current state's prompt names, which a PromptKit re-render drops.
+    pub(super) fn host_variables_dropped(&self) -> Vec<String> {
+        let task = self.state(&self.current)["prompt_task"].as_str().unwrap_or_default();
+        let mut names = proctor_pack::render::variable_names(&self.run.document["prompts"][task]);
+        names.retain(|name| self.run.variables.contains_key(name));
+        names.dedup();
+        names
+    }
 }
 
 fn terminal(state: &Value) -> bool {
