@@ -267,16 +267,34 @@ fn verify_with_nothing_to_judge_is_a_usage_error_not_conformant() {
 }
 
 #[test]
+fn a_pack_scenario_runs_the_same_from_any_folder() {
+    // `pack:` and `runtime_config:` are found beside the scenario, and the RuntimeConfig's tools
+    // beside it: the snapshot (compared by `run`) holds wherever proctor is started.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let scenario = repo_root().join("scenarios/promptpack/runtime-config-agent.yaml");
+    for dir in [elsewhere.path(), &repo_root().join("scenarios")] {
+        let out = Command::new(proctor()).current_dir(dir).args(["run", "--no-progress"]).arg(&scenario).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "from {}: {text}", dir.display());
+        assert!(text.contains("PASS promptpack/runtime-config-agent"), "{text}");
+    }
+}
+
+#[test]
 fn a_pack_scenarios_own_mistakes_are_exit_2_with_their_location() {
     let dir = tempfile::tempdir().unwrap();
     let head = "id: t/pack\nruntime: promptkit\n";
     let turns = "turns:\n  - user: hi\n";
-    // a pack file that does not exist
-    let (code, out) = run_one(dir.path(), &format!("{head}pack: examples/promptpack/nope.pack.json\nprompt: triage\n{turns}"));
+    // `pack:` is relative to the scenario's folder (here a temporary one), not to where proctor runs
+    let examples = repo_root().join("examples").display().to_string();
+    let (code, out) = run_one(dir.path(), &format!("{head}pack: nope.pack.json\nprompt: triage\n{turns}"));
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("pack: examples/promptpack/nope.pack.json: cannot read: No such file"), "{out}");
+    assert!(out.contains(&format!("pack: {}: cannot read: No such file", dir.path().join("nope.pack.json").display())), "{out}");
+    let (code, out) = run_one(dir.path(), &format!("{head}pack: examples/promptpack/support.pack.json\nprompt: triage\n{turns}"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains(&format!("pack: {}: cannot read", dir.path().join("examples/promptpack/support.pack.json").display())), "{out}");
     // a prompt the pack does not have
-    let (code, out) = run_one(dir.path(), &format!("{head}pack: examples/promptpack/support.pack.json\nprompt: nope\n{turns}"));
+    let (code, out) = run_one(dir.path(), &format!("{head}pack: {examples}/promptpack/support.pack.json\nprompt: nope\n{turns}"));
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("no prompt `nope`; its prompts are triage, resolve, escalate"), "{out}");
     // a pack invalid under the profile the scenario runs in, with the pack's own line
@@ -295,13 +313,13 @@ fn a_pack_scenarios_own_mistakes_are_exit_2_with_their_location() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("belong to a pack"), "{out}");
     // (a pack with a workflow starts in its entry state's prompt; this one has none)
-    let (code, out) = run_one(dir.path(), &format!("{head}pack: examples/promptkit-runtime-config/agent.pack.json\n{turns}"));
+    let (code, out) = run_one(dir.path(), &format!("{head}pack: {examples}/promptkit-runtime-config/agent.pack.json\n{turns}"));
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("without `prompt:`"), "{out}");
     // a prompt that is not where the workflow starts, under the documented profile (under PromptKit
     // `prompt:` opens that prompt alone, without the workflow: promptpack/prompt-opens-without-workflow)
     let (code, out) =
-        run_one(dir.path(), &format!("{head}profile: documented\npack: examples/promptpack/support.pack.json\nprompt: resolve\n{turns}"));
+        run_one(dir.path(), &format!("{head}profile: documented\npack: {examples}/promptpack/support.pack.json\nprompt: resolve\n{turns}"));
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("starts in a state whose prompt_task is `triage`; leave `prompt:` out"), "{out}");
 }

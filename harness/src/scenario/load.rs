@@ -45,14 +45,19 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario, LoadError> {
         });
     }
     let name = path.display().to_string();
-    let scenario: Scenario = serde_saphyr::from_str_with_options(text, serde_saphyr::options! { strict_booleans: true }).map_err(|e| {
-        LoadError::Syntax(format!(
-            "invalid scenario {}\nhint: `proctor schema` prints the format; point your editor at it for completion",
-            proctor_input::yaml_message(&e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) }), &name)
-        ))
-    })?;
+    let mut scenario: Scenario =
+        serde_saphyr::from_str_with_options(text, serde_saphyr::options! { strict_booleans: true }).map_err(|e| {
+            LoadError::Syntax(format!(
+                "invalid scenario {}\nhint: `proctor schema` prints the format; point your editor at it for completion",
+                proctor_input::yaml_message(
+                    &e.render_with_options(serde_saphyr::render_options! { source_name: Some(name.as_str()) }),
+                    &name
+                )
+            ))
+        })?;
     validate(&scenario, path)?;
     super::values::validate(&scenario, text, path)?;
+    scenario.source = Some(path.to_path_buf());
     Ok(scenario)
 }
 

@@ -16,6 +16,11 @@ pub use proctor_mocks::provider::{LlmError, LlmReply, LlmRound, RoundMatch, Tool
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    /// The file the scenario was read from, which `pack:` and `runtime_config:` are relative to
+    /// (not part of the format).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub source: Option<std::path::PathBuf>,
     /// Stable identifier; names the snapshot (`picoclaw/respond-skips-approval`).
     pub id: String,
     /// What the scenario shows, in a sentence or two.
@@ -26,13 +31,13 @@ pub struct Scenario {
     /// Wire profile (`documented` or the runtime as implemented, the default).
     #[serde(default)]
     pub profile: Option<String>,
-    /// PromptKit: a PromptPack to run (JSON or YAML, relative to the repository root). Its prompt's
+    /// PromptKit: a PromptPack to run (JSON or YAML, relative to this scenario file's folder). Its prompt's
     /// template, tools and validators, and the plugins `runtime_config` binds, are added to the
     /// scenario as PromptKit would build them under the scenario's profile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pack: Option<String>,
     /// PromptKit: the RuntimeConfig binding the pack's tools, eval types and hooks to exec plugins
-    /// (its relative paths are relative to its own folder).
+    /// (relative to this scenario file's folder; its own relative paths are relative to its folder).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_config: Option<String>,
     /// The pack prompt (task) the conversation runs. Under PromptKit, naming it opens that prompt

@@ -61,6 +61,7 @@ pub fn pack_profile(profile: Profile) -> PackProfile {
 /// own mistake (a pack that cannot be read, a prompt it does not have), said with its location.
 pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Scenario, PackSetup), String> {
     let Some(pack_file) = &scenario.pack else { return Err("no `pack:`".into()) };
+    let pack_file = &beside_scenario(scenario, pack_file, root);
     // Errors name files as the scenario wrote them, not under the repository root.
     let relative = |e: &dyn std::fmt::Display| e.to_string().replace(&format!("{}/", root.display()), "");
     let document = proctor_pack::load(&root.join(pack_file)).map_err(|e| relative(&e))?;
@@ -102,7 +103,7 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
         return Err(format!("the pack is invalid under {reader} (`proctor pack check` says why):\n  {}", refusals.join("\n  ")));
     }
     let given: BTreeMap<String, Value> = scenario.variables.clone().into_iter().collect();
-    let rendered = render(&document.value, prompt, reader, &given).map_err(|e| format!("{pack_file}: {e}"))?;
+    let rendered = render(&document.value, prompt, reader, &given).map_err(|e| format!("{}: {e}", pack_file.display()))?;
     let prompt_def = &document.value["prompts"][prompt.as_str()];
 
     let mut expanded = scenario.clone();
@@ -114,6 +115,7 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
     let mut notes = rendered.skipped_validators.clone();
     let offered: Vec<String> = rendered.tools.iter().filter_map(|t| t["name"].as_str().map(String::from)).collect();
     if let Some(config_file) = &scenario.runtime_config {
+        let config_file = beside_scenario(scenario, config_file, root);
         let config = proctor_pack::runtime_config::load(&root.join(config_file)).map_err(|e| relative(&e))?;
         for binding in &config.bindings {
             let process = Process::Command(resolve(&binding.command, &config.dir, root));
@@ -184,6 +186,25 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
     };
     expanded.refusal = (setup.outcome == "refused").then(|| setup.explanation.clone().unwrap_or_default());
     Ok((expanded, setup))
+}
+
+/// A path the scenario wrote (`pack:`, `runtime_config:`), relative to the scenario file's folder,
+/// so that a scenario runs the same from `cargo test`, from the repository root and from anywhere
+/// else. It is named under the run's root when it is there, as plugin commands are.
+fn beside_scenario(scenario: &Scenario, written: &str, root: &Path) -> PathBuf {
+    let folder = scenario.source.as_deref().and_then(Path::parent).unwrap_or(Path::new(""));
+    let mut path = PathBuf::new();
+    // `a/b/../../c` is `c`: lexically, so that a path through a missing folder is still named plainly.
+    for part in folder.join(written).components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir if matches!(path.components().next_back(), Some(std::path::Component::Normal(_))) => {
+                path.pop();
+            }
+            other => path.push(other),
+        }
+    }
+    path.strip_prefix(root).map(Path::to_path_buf).unwrap_or(path)
 }
 
 /// A binding's argv with relative paths made relative to the repository root: PromptKit's example is
