@@ -33,5 +33,6 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 pub mod snapshot;
+pub mod templates;
 pub mod testing;
 pub mod verify;
