@@ -268,6 +268,9 @@ mod tests {
             let command = format!("[{}]", t.command().join(", "));
             assert!(t.scenario.contents.contains(&command), "{} does not run {command}", t.scenario.name);
             assert!(ALL[..i].iter().all(|o| (o.family, o.role, o.lang) != (t.family, t.role, t.lang)), "{} twice", t.plugin.name);
+            for file in [Some(t.plugin), t.cases, Some(t.scenario)].into_iter().flatten() {
+                assert!(!file.contents.contains("example.invalid"), "{} holds a placeholder URL", file.name);
+            }
         }
     }
 
