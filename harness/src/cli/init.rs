@@ -166,7 +166,7 @@ fn next_steps(template: &Template, dir: &Path, files: &[(PathBuf, &str)], action
     out.push_str(&format!("  proctor run {}\n", template.scenario.name));
     if template.cases.is_none() {
         out.push_str(&format!(
-            "(no cases file: a {} {} makes no decision the cases format can expect; the built-in probes judge it)\n",
+            "(no cases file: a {} {} plugin makes no decision a case can expect; the built-in probes judge it)\n",
             template.family, template.role
         ));
     }
