@@ -15,6 +15,7 @@
 //! - [`baseline`]: failures an author accepted for now; stale entries fail the run.
 //! - [`certificate`]: a certification tied to the SHA-256 of the certified files, and its badge.
 //! - [`interrupt`]: kill every plugin when proctor itself is interrupted.
+//! - [`templates`]: the plugins, cases, scenarios and CI workflow `proctor init` writes.
 //! - [`output`]: terminal colour decisions and atomic report files.
 //! - [`verify`]: judge a runtime from its mock plugins' records and the LLM journal.
 //!
@@ -33,5 +34,6 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 pub mod snapshot;
+pub mod templates;
 pub mod testing;
 pub mod verify;

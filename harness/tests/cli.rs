@@ -233,10 +233,11 @@ fn every_help_example_runs_as_written() {
     }
     let bin = std::path::Path::new(proctor()).parent().unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let commands: [&[&str]; 12] = [
+    let commands: [&[&str]; 13] = [
         &[],
         &["certify"],
         &["checks"],
+        &["init"],
         &["certificate", "check"],
         &["pack", "check"],
         &["pack", "render"],

@@ -4,6 +4,7 @@
 mod certificate;
 mod certify;
 mod checks;
+mod init;
 mod judging;
 mod load;
 mod mock_plugin;
@@ -54,6 +55,14 @@ enum Command {
     Certify(Box<CertifyArgs>),
     /// Print the check catalogue and the wire-fidelity profiles.
     Checks(ChecksArgs),
+    /// Start a plugin from a template: a plugin that certifies as written, its cases, a scenario, a CI workflow.
+    ///
+    /// Writes into --dir (default .) and never over an existing file (if one
+    /// is there, nothing is written), then prints the certify and run commands.
+    #[command(after_help = "Examples:
+  proctor init --protocol promptkit-exec --role tool-hook --dir my-hook
+  proctor init --protocol runok-extension --lang sh --dir guard --action acme/proctor@v1")]
+    Init(init::InitArgs),
     /// Work with certificates written by `proctor certify --certificate FILE`.
     #[command(subcommand)]
     Certificate(certificate::CertificateCommand),
@@ -361,6 +370,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Certify(args) => certify::run(*args),
         Command::Checks(args) => checks::run(args),
+        Command::Init(args) => init::run(args),
         Command::Certificate(command) => certificate::run(command),
         Command::Pack(command) => pack::run(command),
         Command::MockPlugin(args) => mock_plugin::run(args),

@@ -1,0 +1,286 @@
+//! The plugin templates `proctor init` writes: for every family and role that
+//! `proctor certify` supports, a minimal plugin that certifies conformant as
+//! written, its cases file, a scenario that uses it, and the CI workflow that
+//! certifies it with proctor's GitHub action.
+//!
+//! The plugins, cases and scenarios are real files under `harness/templates/`
+//! (`<family>/<role>/`, the sh variants in `sh/` below it), compiled in with
+//! `include_str!` so a reviewer can read and run them where they are. The
+//! workflow is rendered here, because its `uses:` is the user's choice.
+
+use proctor_conformance::protocol::{Family, Role};
+
+/// The language a template's plugin is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// Python 3, standard library only.
+    Python,
+    /// POSIX sh (with cat, tr and sed), where the role can be written honestly without a JSON parser.
+    Sh,
+}
+
+impl Lang {
+    /// The name used on the command line (`--lang`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Python => "python",
+            Lang::Sh => "sh",
+        }
+    }
+
+    /// The interpreter the plugin's command line starts (no shebang or executable bit needed).
+    fn interpreter(self) -> &'static str {
+        match self {
+            Lang::Python => "python3",
+            Lang::Sh => "sh",
+        }
+    }
+}
+
+/// One file of a template: its name once written, and its contents.
+#[derive(Debug, Clone, Copy)]
+pub struct File {
+    /// The file name (no folder): `tool_hook.py`.
+    pub name: &'static str,
+    /// The bytes to write.
+    pub contents: &'static str,
+}
+
+/// Everything `proctor init` writes for one family, role and language.
+#[derive(Debug, Clone, Copy)]
+pub struct Template {
+    /// The `--protocol`.
+    pub family: Family,
+    /// The role (PicoClaw: the one mode) the plugin takes.
+    pub role: Role,
+    /// The plugin's language.
+    pub lang: Lang,
+    /// The plugin.
+    pub plugin: File,
+    /// Its cases: one per decision the role can make. `None` where the cases
+    /// format has nothing to expect (an eval hook's stdout is ignored; a
+    /// PicoClaw observer only receives notifications).
+    pub cases: Option<File>,
+    /// A `proctor run` scenario that uses the plugin as a real command.
+    pub scenario: File,
+}
+
+/// `File` from a template folder (and sub-folder) and a file name, the contents compiled in.
+macro_rules! template_file {
+    ($dir:literal, $sub:literal, $name:literal) => {
+        File { name: $name, contents: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/templates/", $dir, $sub, "/", $name)) }
+    };
+}
+
+/// A template whose cases file, when it has one, sits in the role's folder (shared by its languages).
+macro_rules! template {
+    ($family:ident, $role:ident, $lang:ident, $dir:literal, $sub:literal, $plugin:literal, $scenario:literal $(, cases: $cases:literal)?) => {
+        Template {
+            family: Family::$family,
+            role: Role::$role,
+            lang: Lang::$lang,
+            plugin: template_file!($dir, $sub, $plugin),
+            cases: template!(@cases $dir $($cases)?),
+            scenario: template_file!($dir, $sub, $scenario),
+        }
+    };
+    (@cases $dir:literal $cases:literal) => { Some(template_file!($dir, "", $cases)) };
+    (@cases $dir:literal) => { None };
+}
+
+/// Every template, in the order families and roles are listed to users.
+pub const ALL: &[Template] = &[
+    template!(PromptkitExec, Tool, Python, "promptkit-exec/tool", "", "tool.py", "tool.scenario.yaml", cases: "tool.cases.yaml"),
+    template!(PromptkitExec, Eval, Python, "promptkit-exec/eval", "", "eval.py", "eval.scenario.yaml", cases: "eval.cases.yaml"),
+    template!(
+        PromptkitExec,
+        ProviderHook,
+        Python,
+        "promptkit-exec/provider-hook",
+        "",
+        "provider_hook.py",
+        "provider_hook.scenario.yaml",
+        cases: "provider_hook.cases.yaml"
+    ),
+    template!(
+        PromptkitExec,
+        ToolHook,
+        Python,
+        "promptkit-exec/tool-hook",
+        "",
+        "tool_hook.py",
+        "tool_hook.scenario.yaml",
+        cases: "tool_hook.cases.yaml"
+    ),
+    template!(
+        PromptkitExec,
+        SessionHook,
+        Python,
+        "promptkit-exec/session-hook",
+        "",
+        "session_hook.py",
+        "session_hook.scenario.yaml",
+        cases: "session_hook.cases.yaml"
+    ),
+    template!(
+        PromptkitExec,
+        SessionHook,
+        Sh,
+        "promptkit-exec/session-hook",
+        "/sh",
+        "session_hook.sh",
+        "session_hook.scenario.yaml",
+        cases: "session_hook.cases.yaml"
+    ),
+    template!(PromptkitExec, EvalHook, Python, "promptkit-exec/eval-hook", "", "eval_hook.py", "eval_hook.scenario.yaml"),
+    template!(PromptkitExec, EvalHook, Sh, "promptkit-exec/eval-hook", "/sh", "eval_hook.sh", "eval_hook.scenario.yaml"),
+    template!(
+        PromptkitExec,
+        Selector,
+        Python,
+        "promptkit-exec/selector",
+        "",
+        "selector.py",
+        "selector.scenario.yaml",
+        cases: "selector.cases.yaml"
+    ),
+    template!(
+        PromptkitServer,
+        Tool,
+        Python,
+        "promptkit-server/tool",
+        "",
+        "server_tool.py",
+        "server_tool.scenario.yaml",
+        cases: "server_tool.cases.yaml"
+    ),
+    template!(PicoclawHook, Observe, Python, "picoclaw-hook/observe", "", "observe_hook.py", "observe_hook.scenario.yaml"),
+    template!(PicoclawHook, Llm, Python, "picoclaw-hook/llm", "", "llm_hook.py", "llm_hook.scenario.yaml", cases: "llm_hook.cases.yaml"),
+    template!(
+        PicoclawHook,
+        ToolMode,
+        Python,
+        "picoclaw-hook/tool",
+        "",
+        "tool_hook.py",
+        "tool_hook.scenario.yaml",
+        cases: "tool_hook.cases.yaml"
+    ),
+    template!(
+        PicoclawHook,
+        Approve,
+        Python,
+        "picoclaw-hook/approve",
+        "",
+        "approve_hook.py",
+        "approve_hook.scenario.yaml",
+        cases: "approve_hook.cases.yaml"
+    ),
+    template!(RunokExtension, Guard, Python, "runok-extension/guard", "", "guard.py", "guard.scenario.yaml", cases: "guard.cases.yaml"),
+    template!(RunokExtension, Guard, Sh, "runok-extension/guard", "/sh", "guard.sh", "guard.scenario.yaml", cases: "guard.cases.yaml"),
+];
+
+/// The languages that have a template for `family` and `role`.
+pub fn langs(family: Family, role: Role) -> Vec<Lang> {
+    ALL.iter().filter(|t| t.family == family && t.role == role).map(|t| t.lang).collect()
+}
+
+/// The template for `family`, `role` and `lang`, if there is one.
+pub fn find(family: Family, role: Role, lang: Lang) -> Option<&'static Template> {
+    ALL.iter().find(|t| t.family == family && t.role == role && t.lang == lang)
+}
+
+/// Where the workflow goes, relative to the folder `init` writes into.
+pub const WORKFLOW_PATH: &str = ".github/workflows/proctor.yml";
+
+impl Template {
+    /// The plugin's command line, relative to the folder it is written in.
+    pub fn command(&self) -> [&'static str; 2] {
+        [self.lang.interpreter(), self.plugin.name]
+    }
+
+    /// The `--role` to pass, when the family has more than one role to choose from.
+    pub fn role_flag(&self) -> Option<&'static str> {
+        (self.family.roles().len() > 1).then(|| self.role.name())
+    }
+
+    /// `proctor certify` with this template's protocol, role, cases and command, as typed
+    /// from the folder the template was written in.
+    pub fn certify_args(&self) -> Vec<&'static str> {
+        let mut args = vec!["certify", "--protocol", self.family.name()];
+        args.extend(self.role_flag().into_iter().flat_map(|r| ["--role", r]));
+        args.extend(self.cases.iter().flat_map(|c| ["--cases", c.name]));
+        args.push("--");
+        args.extend(self.command());
+        args
+    }
+
+    /// The GitHub Actions workflow that certifies the plugin on every push and
+    /// pull request with proctor's composite action, referred to as `action`
+    /// (`./proctor` for a submodule, or `OWNER/REPO@REF`).
+    pub fn workflow(&self, action: &str) -> String {
+        // Values are written as JSON strings, which YAML reads as double-quoted scalars:
+        // whatever the user's `--action` holds, it stays one string.
+        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        let local = action.starts_with("./");
+        let mut inputs = vec![("protocol", self.family.name().to_string())];
+        inputs.extend(self.role_flag().map(|r| ("role", r.to_string())));
+        inputs.push(("command", self.command().join(" ")));
+        inputs.extend(self.cases.map(|c| ("cases", c.name.to_string())));
+        let mut out = String::new();
+        out.push_str(&format!("# Certifies {} with proctor on every push and pull request.\n", self.plugin.name));
+        if local {
+            out.push_str(&format!(
+                "# `uses: {action}` is proctor checked out as a git submodule there\n# (`git submodule add <proctor's repository> {}`); checkout fetches it.\n",
+                action.trim_start_matches("./")
+            ));
+        }
+        out.push_str("# The job fails when the plugin is not conformant; the report is in the job summary.\n");
+        out.push_str("name: proctor\n\"on\": [push, pull_request]\njobs:\n  certify:\n    runs-on: ubuntu-latest\n    steps:\n");
+        out.push_str("      - uses: actions/checkout@v4\n");
+        if local {
+            out.push_str("        with:\n          submodules: true\n");
+        }
+        out.push_str(&format!("      - id: proctor\n        uses: {}\n        with:\n", quote(action)));
+        for (name, value) in inputs {
+            out.push_str(&format!("          {name}: {}\n", quote(&value)));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_family_and_role_certify_knows_has_a_python_template() {
+        for family in Family::ALL {
+            for role in family.roles() {
+                assert!(find(family, *role, Lang::Python).is_some(), "no Python template for {family} {role}");
+            }
+        }
+    }
+
+    #[test]
+    fn each_template_names_its_plugin_in_its_scenario_and_lives_once() {
+        for (i, t) in ALL.iter().enumerate() {
+            let command = format!("[{}]", t.command().join(", "));
+            assert!(t.scenario.contents.contains(&command), "{} does not run {command}", t.scenario.name);
+            assert!(ALL[..i].iter().all(|o| (o.family, o.role, o.lang) != (t.family, t.role, t.lang)), "{} twice", t.plugin.name);
+            for file in [Some(t.plugin), t.cases, Some(t.scenario)].into_iter().flatten() {
+                assert!(!file.contents.contains("example.invalid"), "{} holds a placeholder URL", file.name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_local_action_checks_out_submodules_and_a_remote_one_does_not() {
+        let t = find(Family::RunokExtension, Role::Guard, Lang::Python).unwrap();
+        assert!(t.workflow("./proctor").contains("submodules: true"));
+        let remote = t.workflow("acme/proctor@v1");
+        assert!(!remote.contains("submodules"), "{remote}");
+        assert!(remote.contains("uses: \"acme/proctor@v1\""), "{remote}");
+        assert!(!remote.contains("role:"), "runok has one role: {remote}");
+    }
+}

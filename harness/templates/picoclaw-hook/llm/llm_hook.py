@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""A PicoClaw process hook in mode `llm` (protocol picoclaw-hook).
+
+PicoClaw starts this once and keeps it running. It writes one JSON-RPC 2.0
+message per line on stdin and waits for one reply line per request, with
+the same id:
+    hook.hello       {"name":..., "version":1, "modes":["llm"]}   -> {"ok": true}
+    hook.before_llm  {"model": ..., "messages": [{"role":..., "content":...}]}
+                                                  -> {"action": "continue" | "abort_turn", "reason": ...}
+    hook.after_llm   {"model": ..., "response": {...}}             -> {"action": "continue"}
+Messages without an id are notifications: never answer them.
+
+Flush after every reply line: on a pipe Python buffers stdout, and PicoClaw
+waits for the reply while stdin is still open (a hook.hello that never
+arrives stops the agent). Several requests can be in flight: answer each line
+as soon as it is read, and echo its integer id.
+
+This one ends the turn before the LLM is asked when the user's last message
+says "stop". Put your own rule in before_llm().
+"""
+
+import json
+import sys
+
+
+def before_llm(params):
+    """Your rule. Return {"action": "continue"} or {"action": "abort_turn", "reason": "..."}."""
+    messages = params.get("messages")
+    users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"] if isinstance(messages, list) else []
+    last = users[-1].get("content") if users else None
+    if isinstance(last, str) and "stop" in last.lower():
+        return {"action": "abort_turn", "reason": "the user asked to stop"}
+    return {"action": "continue"}
+
+
+def after_llm(params):
+    """Called with the LLM's answer; "continue" keeps it as it is."""
+    return {"action": "continue"}
+
+
+METHODS = {
+    "hook.hello": lambda params: {"ok": True},
+    "hook.before_llm": before_llm,
+    "hook.after_llm": after_llm,
+}
+
+
+def reply(request_id, **body):
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": request_id, **body}) + "\n")
+    sys.stdout.flush()  # at once: PicoClaw is waiting for this line
+
+
+def main():
+    for line in sys.stdin.buffer:  # one message per line, until PicoClaw closes stdin
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue  # not JSON (a blank line): nothing to answer
+        if not isinstance(message, dict) or "id" not in message:
+            continue  # a notification: no reply
+        handler = METHODS.get(message.get("method"))
+        if handler is None:
+            reply(message["id"], error={"code": -32601, "message": "method not found"})
+            continue
+        params = message.get("params")
+        reply(message["id"], result=handler(params if isinstance(params, dict) else {}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+//! `proctor init`: every template it can write certifies conformant under every
+//! profile of its family with the certify command init prints, its scenario
+//! passes with `proctor run`, its workflow names the action's inputs, and init
+//! never writes over a file.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{proctor, repo_root};
+use proctor::templates::{self, Lang, Template};
+use proctor_conformance::protocol::Profile;
+use serde_json::Value;
+
+/// The inputs of proctor's composite action (`action.yml`), as agreed.
+const ACTION_INPUTS: &[&str] = &[
+    "protocol",
+    "role",
+    "profiles",
+    "command",
+    "cases",
+    "baseline",
+    "schema",
+    "fuzz",
+    "working-directory",
+    "certificate",
+    "badge",
+    "junit",
+    "wheel",
+];
+
+fn init(template: &Template, dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["init", "--protocol", template.family.name(), "--lang", template.lang.name()];
+    args.extend(template.role_flag().into_iter().flat_map(|r| ["--role", r]));
+    args.extend(["--dir", dir.to_str().expect("utf-8 temp dir")]);
+    args.extend(extra);
+    Command::new(proctor()).args(&args).output().expect("run proctor init")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The `proctor …` commands init printed for the user to run next (each is plain words).
+fn printed_commands(stdout: &str) -> Vec<Vec<String>> {
+    stdout.lines().filter_map(|l| l.trim().strip_prefix("proctor ")).map(|c| c.split_whitespace().map(String::from).collect()).collect()
+}
+
+/// Writes `template` into a fresh folder, runs the certify and run commands init
+/// printed from there, and says what is wrong, if anything.
+fn check_template(template: &Template) -> Result<(), String> {
+    let what = format!("{} {} ({})", template.family, template.role, template.lang.name());
+    let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    // A folder that does not exist yet, two levels down: init creates it.
+    let dir = tmp.path().join("plugins").join("mine");
+    let out = init(template, &dir, &[]);
+    if out.status.code() != Some(0) {
+        return Err(format!("{what}: init exited {:?}: {}", out.status.code(), text(&out.stderr)));
+    }
+    let stdout = text(&out.stdout);
+    if !stdout.contains(&format!("cd {}", dir.display())) {
+        return Err(format!("{what}: init does not say to run the commands from {}:\n{stdout}", dir.display()));
+    }
+    let commands = printed_commands(&stdout);
+    let certify = commands.iter().find(|c| c[0] == "certify").ok_or_else(|| format!("{what}: no certify command printed:\n{stdout}"))?;
+    let run = commands.iter().find(|c| c[0] == "run").ok_or_else(|| format!("{what}: no run command printed:\n{stdout}"))?;
+    if template.cases.is_some() != certify.iter().any(|a| a == "--cases") {
+        return Err(format!("{what}: the certify command and the cases file disagree: {certify:?}"));
+    }
+
+    // The printed certify command, asked for JSON.
+    let mut args = vec!["certify".to_string(), "--format".into(), "json".into(), "--no-progress".into()];
+    args.extend(certify[1..].iter().cloned());
+    let out = Command::new(proctor()).args(&args).current_dir(&dir).output().map_err(|e| e.to_string())?;
+    let report: Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("{what}: certify printed no JSON report ({e}): {}", text(&out.stderr)))?;
+    let failing: Vec<String> = report["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["status"] == "fail")
+        .map(|c| format!("{} [{}] {}", c["id"], c["profile"], c["message"]))
+        .collect();
+    if out.status.code() != Some(0) || report["verdict"] != "conformant" {
+        return Err(format!(
+            "{what}: `proctor {}` exited {:?}, verdict {}:\n{}",
+            certify.join(" "),
+            out.status.code(),
+            report["verdict"],
+            failing.join("\n")
+        ));
+    }
+    for profile in Profile::for_family(template.family) {
+        if report["profile_verdicts"][profile.name()] != "conformant" {
+            return Err(format!("{what}: not conformant under {profile}: {}", report["profile_verdicts"]));
+        }
+    }
+    let cases_passed =
+        report["checks"].as_array().into_iter().flatten().filter(|c| c["id"] == "CASE-DECISION" && c["status"] == "pass").count();
+    if template.cases.is_some() && cases_passed == 0 {
+        return Err(format!("{what}: no case was judged"));
+    }
+
+    // The printed scenario run.
+    let out = Command::new(proctor()).args(run).arg("--no-progress").current_dir(&dir).output().map_err(|e| e.to_string())?;
+    if out.status.code() != Some(0) || !text(&out.stdout).contains("1 passed, 0 failed") {
+        return Err(format!(
+            "{what}: `proctor {}` exited {:?}:\n{}{}",
+            run.join(" "),
+            out.status.code(),
+            text(&out.stdout),
+            text(&out.stderr)
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_template_certifies_conformant_and_its_scenario_passes() {
+    // Four at a time: each certify spawns the plugin a few dozen times.
+    let mut failures = Vec::new();
+    for batch in templates::ALL.chunks(4) {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = batch.iter().map(|t| s.spawn(move || check_template(t))).collect();
+            failures.extend(handles.into_iter().filter_map(|h| h.join().expect("no panic").err()));
+        });
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    let sh = templates::ALL.iter().filter(|t| t.lang == Lang::Sh).count();
+    assert!(sh >= 1 && templates::ALL.len() > sh, "both languages are covered");
+}
+
+/// The `with:` of the workflow's step that uses `action`, after checking the checkout step.
+fn action_step(workflow: &str, action: &str) -> serde_json::Map<String, Value> {
+    let parsed: Value = serde_saphyr::from_str(workflow).unwrap_or_else(|e| panic!("the workflow is not YAML ({e}):\n{workflow}"));
+    let steps = parsed["jobs"]["certify"]["steps"].as_array().unwrap_or_else(|| panic!("no jobs.certify.steps:\n{workflow}"));
+    let checkout = steps.iter().find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/checkout@"))).expect("a checkout step");
+    assert_eq!(checkout["with"]["submodules"] == true, action.starts_with("./"), "submodules exactly for a local action:\n{workflow}");
+    let step = steps.iter().find(|s| s["uses"] == action).unwrap_or_else(|| panic!("no step uses {action}:\n{workflow}"));
+    step["with"].as_object().cloned().expect("the action step has `with:`")
+}
+
+#[test]
+fn every_workflow_gives_the_action_the_templates_protocol_role_command_and_cases() {
+    // When the action is in this checkout, its own inputs are the reference too.
+    let defined: Option<Vec<String>> = std::fs::read_to_string(repo_root().join("action.yml")).ok().map(|text| {
+        let action: Value = serde_saphyr::from_str(&text).expect("action.yml is YAML");
+        action["inputs"].as_object().expect("action.yml has inputs").keys().cloned().collect()
+    });
+    for template in templates::ALL {
+        for action in ["./proctor", "acme/proctor@v1"] {
+            let tmp = tempfile::tempdir().unwrap();
+            let out = init(template, tmp.path(), &["--action", action]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            let workflow = std::fs::read_to_string(tmp.path().join(".github/workflows/proctor.yml")).unwrap();
+            let with = action_step(&workflow, action);
+            for key in with.keys() {
+                assert!(ACTION_INPUTS.contains(&key.as_str()), "`{key}` is not an input of the action:\n{workflow}");
+                if let Some(defined) = &defined {
+                    assert!(defined.contains(key), "action.yml defines no input `{key}`");
+                }
+            }
+            assert_eq!(with["protocol"], template.family.name());
+            assert_eq!(with.get("role").and_then(Value::as_str), template.role_flag(), "{workflow}");
+            assert_eq!(with["command"], template.command().join(" "));
+            assert_eq!(with.get("cases").and_then(Value::as_str), template.cases.map(|c| c.name), "{workflow}");
+            // The files the workflow names are the ones init wrote beside it.
+            assert!(tmp.path().join(template.plugin.name).is_file());
+            if let Some(cases) = template.cases {
+                assert!(tmp.path().join(cases.name).is_file());
+            }
+        }
+    }
+}
+
+#[test]
+fn an_existing_file_is_named_and_nothing_is_written() {
+    let template = templates::ALL.iter().find(|t| t.cases.is_some()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = tmp.path().join(template.cases.unwrap().name);
+    std::fs::write(&cases, "mine").unwrap();
+    let out = init(template, tmp.path(), &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains(&cases.display().to_string()) && err.contains("nothing written"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, vec![cases.file_name().unwrap().to_owned()], "only the user's file is there");
+    assert_eq!(std::fs::read_to_string(&cases).unwrap(), "mine");
+
+    // Every file in the way is named, the workflow too.
+    std::fs::create_dir_all(tmp.path().join(".github/workflows")).unwrap();
+    std::fs::write(tmp.path().join(templates::WORKFLOW_PATH), "mine").unwrap();
+    let err = text(&init(template, tmp.path(), &[]).stderr);
+    assert!(err.contains(templates::WORKFLOW_PATH) && err.contains(&cases.display().to_string()), "{err}");
+    assert!(!tmp.path().join(template.plugin.name).exists());
+}
+
+#[test]
+fn unknown_or_missing_choices_are_usage_errors_naming_the_valid_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    let cases: [(&[&str], &str); 5] = [
+        (&["--protocol", "promptkit-exec"], "needs --role: one of tool, eval, provider-hook, tool-hook, session-hook, eval-hook, selector"),
+        (&["--protocol", "picoclaw-hook", "--role", "tool-hook"], "expected one of: observe, llm, tool, approve"),
+        (&["--protocol", "promptkit-exec", "--role", "tool", "--lang", "sh"], "languages for it: python"),
+        (
+            &["--protocol", "picoclaw", "--role", "tool"],
+            "expected one of: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension",
+        ),
+        (&["--protocol", "runok-extension", "--lang", "perl"], "possible values: python, sh"),
+    ];
+    for (args, expected) in cases {
+        let out = Command::new(proctor()).arg("init").args(args).arg("--dir").arg(&dir).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(expected), "{args:?}: {}", text(&out.stderr));
+        assert!(!dir.exists(), "{args:?} wrote something");
+    }
+}
