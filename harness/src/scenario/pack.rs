@@ -48,8 +48,22 @@ pub struct PackRun {
     pub document: Value,
     pub reader: PackProfile,
     pub variables: BTreeMap<String, Value>,
-    /// Whether the conversation runs the pack's workflow (see `expand`).
-    pub opens_workflow: bool,
+    /// How the host opened the pack.
+    pub opening: Opening,
+}
+
+/// How the host opens a pack: PromptKit's SDK has one entry point for each, and they differ in what
+/// runs. A scenario that names `prompt:` is `sdk.Open(pack, prompt)`: one prompt, no workflow tools
+/// (FIDELITY.md: the SDK hand run), and agent members called through the remote A2A executor. Without
+/// it, a pack with a workflow is `sdk.OpenWorkflow`, and one with `agents.entry` is
+/// `sdk.OpenMultiAgent`, the only entry point whose members answer in-process
+/// (sdk/multi_agent_open.go:95-107). The documents have no such split: a pack with a workflow runs it,
+/// and members always answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    Prompt,
+    Workflow,
+    MultiAgent,
 }
 
 /// The pack profile a wire profile reads packs with.
@@ -72,22 +86,26 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
         proctor_pack::render::prompt(&document.value, prompt).map_err(|e| e.to_string())?;
     }
     let reader = pack_profile(profile);
-    // PromptKit runs a pack's workflow only when the host opens it as one (`sdk.OpenWorkflow`); a
-    // scenario that names `prompt:` is `sdk.Open(pack, prompt)`, a plain conversation with no
-    // workflow tools (FIDELITY.md: the SDK hand run). The documents have no such split: a pack with a
-    // workflow runs it.
-    let opens_workflow = entry_task.is_some() && !(reader == PackProfile::PromptKit && scenario.prompt.is_some());
-    let prompt = match (&scenario.prompt, entry_task) {
-        (Some(prompt), _) if !opens_workflow => prompt.clone(),
-        (Some(prompt), Some(task)) if prompt != task => {
+    // The agents' entry member (`agents.entry`), when the pack has one.
+    let agents_entry = document.value["agents"]["entry"].as_str().filter(|e| document.value["agents"]["members"].get(*e).is_some());
+    let opening = match (&scenario.prompt, entry_task, agents_entry) {
+        (Some(_), _, _) if reader == PackProfile::PromptKit => Opening::Prompt,
+        (_, Some(_), _) => Opening::Workflow,
+        (None, None, Some(_)) => Opening::MultiAgent,
+        _ => Opening::Prompt,
+    };
+    let prompt = match (&scenario.prompt, opening) {
+        (Some(prompt), Opening::Prompt) => prompt.clone(),
+        (Some(prompt), Opening::Workflow) if Some(prompt.as_str()) != entry_task => {
             return Err(format!(
-                "`prompt: {prompt}`, but the pack's workflow starts in a state whose prompt_task is `{task}`; leave `prompt:` out (under PromptKit, `prompt:` opens that prompt alone, without the workflow)"
+                "`prompt: {prompt}`, but the pack's workflow starts in a state whose prompt_task is `{}`; leave `prompt:` out (under PromptKit, `prompt:` opens that prompt alone, without the workflow)",
+                entry_task.unwrap_or_default()
             ));
         }
-        (_, Some(task)) => task.to_string(),
-        (Some(prompt), None) => prompt.clone(),
-        (None, None) => {
-            return Err("`pack:` is given without `prompt:`: name the pack prompt (its key under `prompts`) the conversation runs".into());
+        (_, Opening::Workflow) => entry_task.unwrap_or_default().to_string(),
+        (_, Opening::MultiAgent) => agents_entry.unwrap_or_default().to_string(),
+        (None, Opening::Prompt) => {
+            return Err("`pack:` is given without `prompt:`: name the pack prompt (its key under `prompts`) the conversation runs (a pack with a workflow, or with `agents.entry`, may leave it out)".into());
         }
     };
     let prompt = &prompt;
@@ -171,12 +189,8 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
         _ => Some(rendered.system_prompt.clone()),
     };
     expanded.offered_tools = Some(offered.clone());
-    expanded.pack_run = Some(std::sync::Arc::new(PackRun {
-        document: document.value.clone(),
-        reader,
-        variables: scenario.variables.clone(),
-        opens_workflow,
-    }));
+    expanded.pack_run =
+        Some(std::sync::Arc::new(PackRun { document: document.value.clone(), reader, variables: scenario.variables.clone(), opening }));
     let setup = PackSetup {
         system_prompt: expanded.system_prompt.clone(),
         outcome: rendered.outcome,

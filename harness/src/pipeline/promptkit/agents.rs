@@ -11,6 +11,19 @@ use serde_json::{Value, json};
 use crate::context::RunContext;
 use crate::scenario::pack::PackRun;
 
+/// What PromptKit's remote A2A executor answers for a member when the host gave it no endpoint:
+/// measured by running runtime/a2a v1.5.11's `Executor` with an empty `AgentURL`, the URL
+/// `AgentToolResolver.ResolveAgentTools` leaves without `WithAgentEndpoints` (sdk/agent_resolver.go:
+/// 100-130). It fails after three retries (about 5 s); proctor answers at once.
+pub(super) const UNREACHABLE: &str = "a2a executor: send message: a2a: message/send: Post \"/a2a\": unsupported protocol scheme \"\"";
+
+/// Whether members answer in-process: under PromptKit only when the host opened the pack with
+/// `sdk.OpenMultiAgent` (its local executor, sdk/multi_agent_open.go:95-107); any other entry
+/// point sends a member's call to a remote A2A agent. The documents have no transport: members answer.
+pub(super) fn answer_locally(run: &PackRun) -> bool {
+    run.reader != proctor_pack::PackProfile::PromptKit || run.opening == crate::scenario::pack::Opening::MultiAgent
+}
+
 /// The tool name PromptKit gives a member (the documented profile keeps the member's own name).
 pub(super) fn tool_name(run: &PackRun, member: &str) -> String {
     if run.reader == proctor_pack::PackProfile::PromptKit { format!("a2a__{member}") } else { member.to_string() }

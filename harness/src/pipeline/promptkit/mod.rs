@@ -506,6 +506,14 @@ async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall)
     let outcome = match (own, member) {
         (Some(Ok(answer)), _) => ToolOutcome::Result(answer),
         (Some(Err(e)), _) => ToolOutcome::Error(e),
+        (None, Some((run, member))) if !agents::answer_locally(run) => {
+            ctx.transcript.push(
+                format!("agent {member}"),
+                "unreachable",
+                "the host did not open the pack with sdk.OpenMultiAgent: PromptKit calls the member through its remote A2A executor, and there is no endpoint",
+            );
+            ToolOutcome::Error(agents::UNREACHABLE.to_string())
+        }
         (None, Some((run, member))) => match st.members.call(ctx, run, &member, &arguments) {
             Ok(Ok(answer)) => ToolOutcome::Result(answer),
             Ok(Err(e)) => ToolOutcome::Error(e),

@@ -78,7 +78,7 @@ pub(super) struct Moved {
 impl Workflow {
     /// The pack's workflow, in its entry state; `None` when the pack has none.
     pub(super) fn start(run: &std::sync::Arc<PackRun>) -> Option<Workflow> {
-        if !run.opens_workflow {
+        if run.opening != crate::scenario::pack::Opening::Workflow {
             return None;
         }
         let spec = run.document.get("workflow")?.clone();
@@ -108,14 +108,28 @@ impl Workflow {
         &self.spec["states"][name]
     }
 
-    /// The tools the current state offers: its prompt's, then the workflow's own.
+    /// The tools the current state offers: its prompt's, then the workflow's own. Under PromptKit a
+    /// member's `a2a__` tool is registered when the conversation opens, for the members the opening
+    /// state's prompt names (sdk/capability_a2a.go:85-104), and as a capability tool it is offered
+    /// in every round whatever the state (stages_provider.go:2536-2545); the documents scope it to
+    /// the current state's prompt like any tool.
     pub(super) fn tools(&self, available: &[String]) -> Vec<String> {
-        let task = self.state(&self.current)["prompt_task"].as_str().unwrap_or_default();
-        let prompt = &self.run.document["prompts"][task];
+        let listed = |state: &str| -> Vec<String> {
+            let task = self.state(state)["prompt_task"].as_str().unwrap_or_default();
+            let names = self.run.document["prompts"][task]["tools"].as_array().into_iter().flatten().filter_map(Value::as_str);
+            names.map(String::from).collect()
+        };
+        let promptkit = self.run.reader == PackProfile::PromptKit;
+        let member_tool = |t: &str| promptkit && available.contains(&format!("a2a__{t}"));
         // A member named as a tool is offered under its agent tool name (`a2a__<member>` in PromptKit).
-        let offered = |t: &str| [t.to_string(), format!("a2a__{t}")].into_iter().find(|name| available.contains(name));
-        let mut tools: Vec<String> =
-            prompt["tools"].as_array().into_iter().flatten().filter_map(Value::as_str).filter_map(offered).collect();
+        let mut tools: Vec<String> = listed(&self.current)
+            .into_iter()
+            .filter(|t| !member_tool(t))
+            .filter_map(|t| [t.clone(), format!("a2a__{t}")].into_iter().find(|name| available.contains(name)))
+            .collect();
+        if promptkit {
+            tools.extend(listed(&self.conversation_state).into_iter().filter(|t| member_tool(t)).map(|t| format!("a2a__{t}")));
+        }
         if !terminal(self.state(&self.current)) {
             tools.push(TRANSITION.into());
         }
@@ -351,4 +365,44 @@ fn terminal(state: &Value) -> bool {
 
 fn status_of(spec: &Value, state: &str) -> &'static str {
     if terminal(&spec["states"][state]) { "completed" } else { "running" }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::scenario::pack::Opening;
+
+    /// A workflow whose entry state's prompt names the member `billing` and whose second state's
+    /// prompt names `audit` instead.
+    fn workflow(reader: PackProfile) -> Workflow {
+        let document = json!({
+            "prompts": {"desk": {"tools": ["lookup", "billing"]}, "review": {"tools": ["audit"]}},
+            "agents": {"entry": "desk", "members": {"billing": {}, "audit": {}}},
+            "workflow": {"entry": "desk", "states": {
+                "desk": {"prompt_task": "desk", "on_event": {"Review": "review"}},
+                "review": {"prompt_task": "review", "terminal": true}}}
+        });
+        let run = PackRun { document, reader, variables: BTreeMap::new(), opening: Opening::Workflow };
+        Workflow::start(&Arc::new(run)).expect("the pack has a workflow")
+    }
+
+    #[test]
+    fn promptkit_offers_the_opening_prompts_members_in_every_state_and_the_documents_the_current_ones() {
+        let available: Vec<String> = ["lookup", "a2a__billing", "a2a__audit", "billing", "audit"].map(String::from).into();
+        for (reader, after_handoff) in [(PackProfile::PromptKit, vec!["a2a__billing"]), (PackProfile::Documented, vec!["audit"])] {
+            let mut wf = workflow(reader);
+            let before = wf.tools(&available);
+            let expected_before: Vec<&str> = match reader {
+                PackProfile::PromptKit => vec!["lookup", "a2a__billing", TRANSITION],
+                _ => vec!["lookup", "billing", TRANSITION],
+            };
+            assert_eq!(before, expected_before, "{reader}");
+            assert!(wf.call(TRANSITION, &json!({"event": "Review", "context": "done"})).is_some_and(|r| r.is_ok()));
+            assert!(wf.commit().expect("the transition commits").is_some());
+            // Mid-turn, in `review`: PromptKit's registry still holds what the conversation opened with.
+            assert_eq!(wf.tools(&available), after_handoff, "{reader}");
+        }
+    }
 }
