@@ -49,7 +49,7 @@ impl Job {
     fn run(&self, inputs: &[(&str, &str)]) -> Outcome {
         let action = Action::load(&repo_root().join("action.yml")).unwrap_or_else(|e| panic!("{e}"));
         let mut inputs = inputs.to_vec();
-        if let Some(wheel) = &self.wheel {
+        if let Some(wheel) = self.wheel.as_deref().filter(|_| !inputs.iter().any(|(name, _)| *name == "wheel")) {
             inputs.push(("wheel", wheel));
         }
         let outcome = self.runner.run(&action, &inputs).unwrap_or_else(|e| panic!("{e}"));
@@ -168,4 +168,26 @@ fn a_command_with_an_unclosed_quote_is_refused_without_a_shell() {
     assert_eq!(outcome.outputs["verdict"], "error", "{log}");
     assert!(outcome.step("certify").stdout.contains("::error title=proctor::command: No closing quotation"), "{log}");
     assert!(outcome.summary.contains("    error: command: No closing quotation"), "{log}");
+}
+
+#[test]
+fn a_working_directory_that_does_not_exist_is_refused() {
+    let job = Job::new();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("working-directory", "nowhere")]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.summary.contains("    error: working-directory: nowhere is not a directory of the workspace"), "{log}");
+}
+
+#[test]
+fn a_wheel_that_does_not_exist_stops_the_job_before_certifying() {
+    let job = Job::new();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/nothing.whl")]);
+    let log = outcome.log();
+    // certify is skipped after the failure; the summary and exit steps run always() and have nothing to report.
+    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(1)], "{log}");
+    assert!(outcome.step("install").stdout.contains("::error title=proctor::wheel: no file dist/nothing.whl"), "{log}");
+    assert_eq!(outcome.outputs["verdict"], "", "{log}");
+    assert_eq!(outcome.summary, "", "{log}");
 }
