@@ -10,8 +10,9 @@
 //! summaries concatenated); `if:` decides whether a step runs after a failure.
 //!
 //! What it refuses, so that the test fails when the action outgrows it: any
-//! step key, expression or condition it does not implement, and any `${{ }}`
-//! inside a `run:` script (an input spliced into a script's source is a
+//! step key, expression or condition it does not implement, the
+//! `NAME<<DELIMITER` form of the command files, and any `${{ }}` inside a
+//! `run:` script (an input spliced into a script's source is a
 //! script-injection hole; scripts read `env:`).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -341,32 +342,15 @@ fn value_of(expression: &str, context: &Context) -> Result<String, String> {
     }
 }
 
-/// `NAME=value` lines and `NAME<<DELIMITER` blocks, the format of
-/// `GITHUB_OUTPUT` and `GITHUB_ENV`.
+/// The `NAME=value` lines of `GITHUB_OUTPUT` and `GITHUB_ENV`. The
+/// `NAME<<DELIMITER` form is refused: the action does not use it, so it is
+/// not implemented here.
 fn parse_commands(text: &str) -> Result<Vec<(String, String)>, String> {
     let mut pairs = Vec::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        if line.is_empty() {
-            continue;
-        }
-        let equals = line.find('=');
-        let heredoc = line.find("<<");
-        match (equals, heredoc) {
-            (Some(e), h) if h.is_none_or(|h| e < h) => pairs.push((line[..e].to_string(), line[e + 1..].to_string())),
-            (_, Some(h)) => {
-                let delimiter = &line[h + 2..];
-                let mut value = Vec::new();
-                loop {
-                    match lines.next() {
-                        Some(l) if l == delimiter => break,
-                        Some(l) => value.push(l),
-                        None => return Err(format!("{line:?}: no closing {delimiter:?}")),
-                    }
-                }
-                pairs.push((line[..h].to_string(), value.join("\n")));
-            }
-            _ => return Err(format!("malformed command file line {line:?}")),
+    for line in text.lines().filter(|l| !l.is_empty()) {
+        match line.split_once('=') {
+            Some((name, value)) if !name.contains("<<") => pairs.push((name.to_string(), value.to_string())),
+            _ => return Err(format!("command file line {line:?}: only NAME=value is implemented here")),
         }
     }
     Ok(pairs)
