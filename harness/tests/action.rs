@@ -1,0 +1,193 @@
+//! The composite action (`action.yml`) run step by step as a GitHub runner
+//! runs it (`action_runner`), against the real mock plugin: what a workflow
+//! gets from it (outputs, files, the job summary, the job's pass or fail).
+//!
+//! proctor comes from this build, first on PATH; with `PROCTOR_WHEEL` naming
+//! a wheel (`.ci/run` sets it), the action installs that wheel instead and the
+//! tests check that the wheel's binary is the one that ran.
+
+mod action_runner;
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use action_runner::{Action, Outcome, Runner};
+use common::{proctor, repo_root};
+use serde_json::Value;
+
+/// One job: a workspace and a runner temp folder of its own.
+struct Job {
+    _dir: tempfile::TempDir,
+    runner: Runner,
+    wheel: Option<String>,
+}
+
+impl Job {
+    fn new() -> Job {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let runner = Runner {
+            action_path: repo_root(),
+            workspace: dir.path().join("workspace"),
+            temp: dir.path().join("runner-temp"),
+            files: dir.path().join("runner-files"),
+            path: std::env::join_paths(
+                std::iter::once(Path::new(proctor()).parent().expect("bin dir").to_path_buf())
+                    .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+            )
+            .expect("PATH"),
+        };
+        for dir in [&runner.workspace, &runner.temp] {
+            std::fs::create_dir_all(dir).expect("job dirs");
+        }
+        let wheel = std::env::var("PROCTOR_WHEEL").ok().filter(|w| !w.is_empty()).map(|w| {
+            let wheel = std::fs::canonicalize(&w).unwrap_or_else(|e| panic!("PROCTOR_WHEEL={w}: {e}"));
+            wheel.to_str().expect("UTF-8 wheel path").to_string()
+        });
+        Job { _dir: dir, runner, wheel }
+    }
+
+    fn run(&self, inputs: &[(&str, &str)]) -> Outcome {
+        let action = Action::load(&repo_root().join("action.yml")).unwrap_or_else(|e| panic!("{e}"));
+        let mut inputs = inputs.to_vec();
+        if let Some(wheel) = self.wheel.as_deref().filter(|_| !inputs.iter().any(|(name, _)| *name == "wheel")) {
+            inputs.push(("wheel", wheel));
+        }
+        let outcome = self.runner.run(&action, &inputs).unwrap_or_else(|e| panic!("{e}"));
+        self.assert_ran_the_right_proctor(&outcome);
+        outcome
+    }
+
+    /// The wheel's binary when a wheel was given, else the one on PATH.
+    fn assert_ran_the_right_proctor(&self, outcome: &Outcome) {
+        let Some(line) = outcome.step("certify").stdout.lines().find_map(|l| l.strip_prefix("proctor: ")) else {
+            return; // refused before proctor ran
+        };
+        let ran = line.split(" (").next().unwrap_or_default();
+        match &self.wheel {
+            Some(_) => assert_eq!(Path::new(ran), self.runner.temp.join("proctor-bin/proctor"), "{}", outcome.log()),
+            None => assert_eq!(ran, proctor(), "{}", outcome.log()),
+        }
+    }
+
+    fn workspace(&self, path: &str) -> PathBuf {
+        self.runner.workspace.join(path)
+    }
+}
+
+/// The mock plugin's command line, as a user writes it in the `command` input.
+fn mock_command(flags: &str) -> String {
+    format!("'{}' mock-plugin --protocol picoclaw-hook {flags}", proctor())
+}
+
+fn json(path: &str) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn exits(outcome: &Outcome) -> Vec<Option<i32>> {
+    outcome.steps.iter().map(|s| s.exit).collect()
+}
+
+#[test]
+fn a_conformant_plugin_passes_with_its_files_outputs_and_summary() {
+    let job = Job::new();
+    std::fs::create_dir_all(job.workspace("plugin dir")).unwrap();
+    let outcome = job.run(&[
+        ("protocol", "picoclaw-hook"),
+        ("profiles", "documented\n"),
+        ("command", &mock_command("")),
+        ("working-directory", "plugin dir"),
+    ]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0); 4], "{log}");
+    assert!(outcome.failure().is_none(), "{log}");
+
+    assert_eq!(outcome.outputs["verdict"], "conformant", "{log}");
+    // Relative output paths are the working directory's, given back absolute.
+    let certificate = job.workspace("plugin dir/proctor.cert.json");
+    assert_eq!(Path::new(&outcome.outputs["certificate"]), certificate, "{log}");
+    assert_eq!(Path::new(&outcome.outputs["badge"]), job.workspace("plugin dir/proctor-badge.json"), "{log}");
+    assert_eq!(Path::new(&outcome.outputs["junit"]), job.workspace("plugin dir/proctor.xml"), "{log}");
+
+    let certificate = json(&outcome.outputs["certificate"]);
+    assert_eq!(certificate["verdict"], "conformant");
+    assert_eq!(certificate["profiles"], serde_json::json!(["documented"]), "the profiles input is passed");
+    // Split into words as a shell would (the quotes are gone), and run as those words, not by a shell.
+    assert_eq!(certificate["command"], serde_json::json!([proctor(), "mock-plugin", "--protocol", "picoclaw-hook"]));
+    assert_eq!(json(&outcome.outputs["badge"])["message"], "conformant · documented");
+    let junit = std::fs::read_to_string(&outcome.outputs["junit"]).unwrap();
+    assert!(junit.starts_with("<?xml") && junit.contains(r#"failures="0""#), "{junit}");
+
+    assert!(outcome.summary.starts_with("## proctor certify: `picoclaw-hook` — ✅ conformant"), "{log}");
+    assert!(outcome.summary.contains("- `documented`: ✅ conformant"), "{log}");
+    assert!(!outcome.summary.contains("picoclaw@"), "only the profile asked for: {log}");
+}
+
+#[test]
+fn a_broken_plugin_fails_the_job_after_its_outputs_and_summary_are_written() {
+    let job = Job::new();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("--fault no-jsonrpc"))]);
+    let log = outcome.log();
+    // Only the last step fails, with proctor's exit code: the others all ran.
+    assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(1)], "{log}");
+    assert_eq!(outcome.failure().map(|(step, code)| (step.label.as_str(), code)), Some(("Exit with proctor's exit code", 1)));
+
+    assert_eq!(outcome.outputs["verdict"], "nonconformant", "{log}");
+    assert_eq!(Path::new(&outcome.outputs["certificate"]), job.workspace("proctor.cert.json"), "{log}");
+    assert_eq!(json(&outcome.outputs["certificate"])["verdict"], "nonconformant");
+    // Missing `jsonrpc` breaks the documented protocol only: PicoClaw never reads it.
+    assert_eq!(json(&outcome.outputs["badge"])["message"], "works with picoclaw@cf67dd3", "{log}");
+    let junit = std::fs::read_to_string(&outcome.outputs["junit"]).unwrap();
+    assert!(junit.contains("JSONRPC-VERSION") && junit.contains("<failure"), "{junit}");
+
+    assert!(outcome.summary.starts_with("## proctor certify: `picoclaw-hook` — ❌ nonconformant"), "{log}");
+    assert!(outcome.summary.contains("`JSONRPC-VERSION`"), "{log}");
+}
+
+#[test]
+fn a_missing_cases_file_is_an_error_exit_2_with_the_reason_in_the_summary() {
+    let job = Job::new();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("cases", "missing.cases.yaml")]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    for file in ["certificate", "badge", "junit"] {
+        assert_eq!(outcome.outputs[file], "", "nothing was written: {log}");
+    }
+    assert!(!job.workspace("proctor.cert.json").exists());
+    assert!(outcome.summary.starts_with("## proctor certify: the plugin could not be judged"), "{log}");
+    assert!(outcome.summary.contains("    error: cases file missing.cases.yaml: cannot read"), "{log}");
+}
+
+#[test]
+fn a_command_with_an_unclosed_quote_is_refused_without_a_shell() {
+    let job = Job::new();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", "python3 'hook.py")]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.step("certify").stdout.contains("::error title=proctor::command: No closing quotation"), "{log}");
+    assert!(outcome.summary.contains("    error: command: No closing quotation"), "{log}");
+}
+
+#[test]
+fn a_working_directory_that_does_not_exist_is_refused() {
+    let job = Job::new();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("working-directory", "nowhere")]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.summary.contains("    error: working-directory: nowhere is not a directory of the workspace"), "{log}");
+}
+
+#[test]
+fn a_wheel_that_does_not_exist_stops_the_job_before_certifying() {
+    let job = Job::new();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/nothing.whl")]);
+    let log = outcome.log();
+    // certify is skipped after the failure; the summary and exit steps run always() and have nothing to report.
+    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(1)], "{log}");
+    assert!(outcome.step("install").stdout.contains("::error title=proctor::wheel: no file dist/nothing.whl"), "{log}");
+    assert_eq!(outcome.outputs["verdict"], "", "{log}");
+    assert_eq!(outcome.summary, "", "{log}");
+}
