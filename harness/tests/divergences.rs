@@ -190,7 +190,8 @@ fn observe(id: &str) {
             assert_eq!(doc["verdict"], "nonconformant");
         }
         "promptkit.server-never-restarted" => {
-            let yaml = "id: d/server\nruntime: promptkit\nplugins:\n  - {name: kv, process: {mock: {faults: [crash-after], crash_after: 1}}, config: {promptkit_tool: {runtime: server}}}\nllm:\n  - reply: {tool_calls: [{name: kv}]}\n  - reply: {tool_calls: [{name: kv}]}\n  - reply: {tool_calls: [{name: kv}]}\n  - reply: {text: done}\nturns:\n  - user: go";
+            let yaml = "id: d/server\nruntime: promptkit\nplugins:\n  - {name: kv, process: {mock: {faults: [crash-after], crash_after: 1}}, config: {promptkit_tool: {runtime: server}}}\nllm:\n  - reply: {tool_calls: [{name: kv, arguments: {n: 1}}]}\n  - reply: {tool_calls: [{name: kv, arguments: {n: 2}}]}\n  - reply: {tool_calls: [{name: kv, arguments: {n: 3}}]}\n  - reply: {text: done}\nturns:\n  - user: go";
+            // (different arguments each time: PromptKit does not run a third identical call at all)
             let errors = |r: proctor::runner::RunResult| r.summary.tool_results.iter().map(|t| t.is_error).collect::<Vec<_>>();
             assert_eq!(errors(simulate(yaml, "promptkit@86d9f36")), [false, true, true]);
             assert_eq!(errors(simulate(yaml, "documented")), [false, true, false]);
@@ -204,6 +205,23 @@ fn observe(id: &str) {
             let yaml = "id: d/after\nruntime: promptkit\nplugins:\n  - {name: guard, process: {mock: {decision: deny}}, config: {promptkit_hook: {hook: tool, phases: [after_execution]}}}\ntools:\n  t: {result: ok}\nllm:\n  - reply: {tool_calls: [{name: t}]}\n  - reply: {text: done}\nturns:\n  - user: go";
             assert!(!simulate(yaml, "promptkit@86d9f36").summary.tool_results[0].is_error);
             assert!(simulate(yaml, "documented").summary.tool_results[0].content.contains("blocked by hook"));
+        }
+        "promptkit.identical-calls-stopped" => {
+            // The third identical call is answered, not run; the fourth fails the turn.
+            let call = "  - reply: {tool_calls: [{name: t, arguments: {q: 1, r: 2}}]}\n";
+            let yaml = format!(
+                "id: d/repeats\nruntime: promptkit\ntools:\n  t: {{result: ok}}\nllm:\n{call}{call}  - reply: {{tool_calls: [{{name: t, arguments: {{r: 2, q: 1}}}}]}}\n{call}  - reply: {{text: done}}\nturns:\n  - user: go"
+            );
+            let pk = simulate(&yaml, "promptkit@86d9f36");
+            let results: Vec<&str> = pk.summary.tool_results.iter().map(|r| r.content.as_str()).collect();
+            assert_eq!(results.len(), 3, "{results:?}");
+            assert_eq!(&results[..2], ["ok", "ok"]);
+            assert!(results[2].starts_with("Repeated call ignored: \"t\" has been called 3 times"), "{results:?}");
+            assert_eq!(pk.summary.outcome.as_deref(), Some("error"));
+            assert!(pk.runtime_errors().any(|e| e.contains("tool loop persisted after a self-correction nudge: \"t\"")));
+            let doc = simulate(&yaml, "documented");
+            assert_eq!(doc.summary.tool_results.iter().filter(|r| r.content == "ok").count(), 4);
+            assert_eq!(doc.summary.outcome.as_deref(), Some("completed"));
         }
         "promptkit.max-sentences-never-triggers" => {
             let yaml = "id: d/sentences\nruntime: promptkit\nguardrails:\n  - max_sentences: {max: 1, message: short}\nllm:\n  - reply: {text: One. Two.}\nturns:\n  - user: go";

@@ -179,6 +179,12 @@ impl Profile {
         !self.has("promptkit.after-execution-ignored")
     }
 
+    /// How many identical calls (same tool, same arguments) one turn runs before the next one is
+    /// answered "Repeated call ignored" instead of run; `None` when nothing stops them.
+    pub fn promptkit_identical_call_limit(self) -> Option<usize> {
+        self.has("promptkit.identical-calls-stopped").then_some(3)
+    }
+
     /// Whether the `max_sentences` guardrail enforces its maximum.
     pub fn promptkit_max_sentences_enforced(self) -> bool {
         !self.has("promptkit.max-sentences-never-triggers")
@@ -372,6 +378,12 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PK,
         summary: "tool-hook after_execution decisions are discarded (only logged)",
         source: "runtime/pipeline/stage/stages_provider.go runAfterToolHooks",
+    },
+    Divergence {
+        id: "promptkit.identical-calls-stopped",
+        profile: PK,
+        summary: "within one turn the third call of a tool with the same arguments is not run: the model gets \"Repeated call ignored\", and a fourth fails the turn",
+        source: "runtime/pipeline/stage/stages_provider.go:793-838 and 1021-1040 (defaultMaxIdenticalCalls = 3, :30)",
     },
     Divergence {
         id: "promptkit.max-sentences-never-triggers",

@@ -10,6 +10,7 @@ mod arguments;
 mod evals;
 mod guardrails;
 mod hooks;
+mod repeats;
 mod selector;
 mod skills;
 mod tools;
@@ -166,6 +167,7 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
     if let Some(end) = rerender(ctx, st) {
         return Ok(end);
     }
+    let mut repeats = repeats::Repeats::new(ctx.profile.promptkit_identical_call_limit());
     for round in 1..=MAX_ROUNDS {
         // before_call: guardrails (input side) first, then exec provider hooks.
         match before_call(ctx, st, round).await {
@@ -237,9 +239,19 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
             ctx.summary.final_text = Some(text);
             return Ok(TurnEnd::Completed);
         }
+        let ignored = match repeats.judge(&calls) {
+            repeats::Round::Run => Default::default(),
+            repeats::Round::Ignore(ids) => ids,
+            repeats::Round::Abort(error) => {
+                ctx.transcript.push("runtime", "error", error);
+                return Ok(TurnEnd::Error);
+            }
+        };
         let mut paused = Vec::new();
         for call in &calls {
-            if let Some(outcome) = run_call(ctx, st, call).await {
+            if ignored.contains(&call.id) {
+                tool_message(ctx, st, call, &ToolOutcome::Result(Value::String(repeats.ignored(&call.name))));
+            } else if let Some(outcome) = run_call(ctx, st, call).await {
                 tool_message(ctx, st, call, &outcome);
             } else {
                 paused.push(call.clone());
