@@ -30,8 +30,9 @@ pub(super) enum PackCommand {
         /// promptpack-python@c78e36b. Default: all three.
         #[arg(long = "profile", value_name = "NAME", value_parser = parse_profile)]
         profiles: Vec<PackProfile>,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
-        format: PackFormat,
+        format: PackCheckFormat,
         /// The pack files (JSON or YAML), or folders: every `*.pack.json`,
         /// `*.pack.yaml` and `*.pack.yml` under a folder is checked.
         #[arg(value_name = "PACK|DIR", required = true)]
@@ -71,10 +72,22 @@ pub(super) enum PackCommand {
     },
 }
 
+/// What `pack render` prints.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub(super) enum PackFormat {
     Text,
     Json,
+}
+
+/// What `pack check` prints.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(super) enum PackCheckFormat {
+    /// For people: each diagnostic at file:line:column with its fix.
+    Text,
+    /// `{"packs": [{file, profile, valid, diagnostics}]}`.
+    Json,
+    /// One self-contained HTML page to open in a browser: a pack x profile grid and every diagnostic.
+    Html,
 }
 
 fn parse_var(s: &str) -> Result<(String, String), String> {
@@ -101,7 +114,7 @@ pub(super) fn run(command: PackCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn check(profiles: &[PackProfile], format: PackFormat, packs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+fn check(profiles: &[PackProfile], format: PackCheckFormat, packs: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let mut reports: Vec<PackReport> = Vec::new();
     let mut unreadable: Vec<(String, String)> = Vec::new();
     let mut files = Vec::new();
@@ -118,13 +131,14 @@ fn check(profiles: &[PackProfile], format: PackFormat, packs: &[PathBuf]) -> any
         }
     }
     match format {
-        PackFormat::Json => {
+        PackCheckFormat::Json => {
             let mut entries: Vec<Value> = reports.iter().map(serde_json::to_value).collect::<Result<_, _>>()?;
             entries.extend(unreadable.iter().map(|(file, error)| serde_json::json!({"file": file, "error": error})));
             crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&serde_json::json!({"packs": entries}))?));
         }
         // Names, messages and file names come from the pack: escape control and bidi characters.
-        PackFormat::Text => crate::output::emit(&crate::report::escape(&check_text(&reports, &unreadable))),
+        PackCheckFormat::Text => crate::output::emit(&crate::report::escape(&check_text(&reports, &unreadable))),
+        PackCheckFormat::Html => crate::output::emit(&crate::report::html::packs(&reports, &unreadable)),
     }
     Ok(if !unreadable.is_empty() {
         ExitCode::from(2)
