@@ -49,8 +49,8 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    // A plugin that answers with the wrong id: several checks fail under both profiles.
-    let plugin = common::mock("picoclaw-hook", &["--fault", "wrong-id"]);
+    // A plugin whose replies carry both `result` and `error`: many checks fail under both profiles.
+    let plugin = common::mock("picoclaw-hook", &["--fault", "both-result-error"]);
     let page = dir.path().join("report.html");
     assert_eq!(certify_html(&["--protocol", "picoclaw-hook"], &plugin, &page), 1);
     let (_, report, _) = common::certify_json(&["--protocol", "picoclaw-hook"], &plugin);
@@ -84,17 +84,18 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     );
     assert_eq!(shown.iter().cloned().collect::<BTreeSet<_>>(), expected);
 
-    // A failing cell, clicked, opens its failure and shows the bytes received.
-    let failure = report["checks"]
+    // A failing cell, clicked, opens its failure and shows the bytes received. The page numbers
+    // results as the JSON report lists them, so the cell is this very result's.
+    let (index, failure) = report["checks"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["status"] == "fail" && c["profile"] == "documented" && c["evidence"]["received"].is_string())
+        .enumerate()
+        .find(|(_, c)| c["status"] == "fail" && c["evidence"]["received"].is_string())
         .expect("a failure with evidence");
     let (id, received) = (failure["id"].as_str().unwrap(), failure["evidence"]["received"].as_str().unwrap());
-    let link = browser.find(&format!("table.matrix tr[data-check='{id}'] td[data-status='fail'] a"));
-    let target = browser.eval("return arguments[0].getAttribute('href').slice(1)", json!([{webdriver::ELEMENT: link}]));
-    let target = target.as_str().expect("an anchor").to_string();
+    let target = format!("f{index}");
+    let link = browser.find(&format!("table.matrix tr[data-check='{id}'] td[data-status='fail'] a[href='#{target}']"));
     let evidence = browser.find(&format!("details[id='{target}'] pre[data-kind='received']"));
     assert_eq!(browser.rendered_text(&evidence), "", "the evidence shows before the failure is opened");
     browser.click(&link);
