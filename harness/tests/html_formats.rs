@@ -109,3 +109,21 @@ fn certify_prints_the_page_to_stdout_and_checks_refuses_html() {
     assert_eq!(code, 2);
     assert!(err.contains("the catalogue is not a test run"), "{err}");
 }
+
+#[test]
+fn verify_shows_every_check_of_what_the_runtime_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().to_str().unwrap();
+    let scenario = "scenarios/picoclaw/approval-hook-crash-denies.yaml";
+    let (code, _, err) = run(&["run", "--no-progress", "--format", "json", "--record-dir", records, scenario]);
+    assert_eq!(code, 0, "{err}");
+    let journal = format!("{records}/llm.journal.jsonl");
+    let (code, report, page) = both(&["verify", "--scenario", scenario, "--record", records, "--journal", &journal]);
+    assert_eq!(code, 0);
+    assert!(page.contains("(what the runtime sent)</h1>") && page.contains("data-verdict=\"conformant\""));
+    let checks = report["checks"].as_array().unwrap();
+    assert!(!checks.is_empty());
+    for c in checks {
+        assert!(page.contains(&format!("<tr data-check=\"{}\">", c["id"].as_str().unwrap())), "{} is missing", c["id"]);
+    }
+}
