@@ -33,10 +33,11 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
             ));
         }
         Format::Markdown => crate::output::emit(&(markdown(&checks) + &pack_markdown(pack_rules))),
-        Format::Junit => {
-            return Err(super::UsageError(
-                "`proctor checks --format junit`: the catalogue is not a test run; use text, json or markdown (junit is for certify, verify and run)".into(),
-            )
+        Format::Junit | Format::Html => {
+            let name = if args.format == Format::Junit { "junit" } else { "html" };
+            return Err(super::UsageError(format!(
+                "`proctor checks --format {name}`: the catalogue is not a test run; use text, json or markdown ({name} is for certify, verify and run)"
+            ))
             .into());
         }
         Format::Text => crate::output::emit(&(text(&checks, &profiles) + &pack_text(pack_rules))),

@@ -31,8 +31,12 @@ pub(super) enum PackCommand {
         /// promptpack-python@c78e36b. Default: all three.
         #[arg(long = "profile", value_name = "NAME", value_parser = parse_profile)]
         profiles: Vec<PackProfile>,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
-        format: PackFormat,
+        format: PackCheckFormat,
+        /// Write the report to FILE instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
         /// The pack files (JSON or YAML), or folders: every `*.pack.json`,
         /// `*.pack.yaml` and `*.pack.yml` under a folder is checked.
         #[arg(value_name = "PACK|DIR", required = true)]
@@ -72,10 +76,22 @@ pub(super) enum PackCommand {
     },
 }
 
+/// What `pack render` prints.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub(super) enum PackFormat {
     Text,
     Json,
+}
+
+/// What `pack check` prints.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(super) enum PackCheckFormat {
+    /// For people: each diagnostic at file:line:column with its fix.
+    Text,
+    /// `{"packs": [{file, profile, valid, diagnostics}]}`.
+    Json,
+    /// One self-contained HTML page to open in a browser: a pack x profile grid and every diagnostic.
+    Html,
 }
 
 fn parse_var(s: &str) -> Result<(String, String), String> {
@@ -95,14 +111,14 @@ fn profiles_or_all(profiles: Vec<PackProfile>) -> Vec<PackProfile> {
 
 pub(super) fn run(command: PackCommand) -> anyhow::Result<ExitCode> {
     match command {
-        PackCommand::Check { profiles, format, packs } => check(&profiles_or_all(profiles), format, &packs),
+        PackCommand::Check { profiles, format, output, packs } => check(&profiles_or_all(profiles), format, output.as_deref(), &packs),
         PackCommand::Render { pack, prompt, vars, vars_file, profiles, format } => {
             render(&pack, &prompt, vars, vars_file.as_deref(), &profiles_or_all(profiles), format)
         }
     }
 }
 
-fn check(profiles: &[PackProfile], format: PackFormat, packs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+fn check(profiles: &[PackProfile], format: PackCheckFormat, output: Option<&Path>, packs: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let mut reports: Vec<PackReport> = Vec::new();
     let mut unreadable: Vec<(String, String)> = Vec::new();
     let mut files = Vec::new();
@@ -112,20 +128,29 @@ fn check(profiles: &[PackProfile], format: PackFormat, packs: &[PathBuf]) -> any
             Err(why) => unreadable.push((path.display().to_string(), why)),
         }
     }
+    if let Some(out) = output {
+        let inputs: Vec<(&str, &Path)> = files.iter().map(|f| ("a pack file", f.as_path())).collect();
+        crate::output::refuse_clobbering(&[("--output", out)], &inputs).map_err(UsageError)?;
+    }
     for path in &files {
         match proctor_pack::load(path) {
             Ok(document) => reports.extend(profiles.iter().map(|p| proctor_pack::check(&document, *p))),
             Err(error) => unreadable.push((path.display().to_string(), error.to_string())),
         }
     }
-    match format {
-        PackFormat::Json => {
+    let rendered = match format {
+        PackCheckFormat::Json => {
             let mut entries: Vec<Value> = reports.iter().map(serde_json::to_value).collect::<Result<_, _>>()?;
             entries.extend(unreadable.iter().map(|(file, error)| serde_json::json!({"file": file, "error": error})));
-            crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&serde_json::json!({"packs": entries}))?));
+            format!("{}\n", serde_json::to_string_pretty(&serde_json::json!({"packs": entries}))?)
         }
         // Names, messages and file names come from the pack: escape control and bidi characters.
-        PackFormat::Text => crate::output::emit(&crate::report::escape(&check_text(&reports, &unreadable))),
+        PackCheckFormat::Text => crate::report::escape(&check_text(&reports, &unreadable)),
+        PackCheckFormat::Html => crate::report::html::packs(&reports, &unreadable),
+    };
+    match output {
+        Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
+        None => crate::output::emit(&rendered),
     }
     Ok(if !unreadable.is_empty() {
         ExitCode::from(2)

@@ -136,10 +136,7 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let failed = results.iter().filter(|r| !r.accepted()).count();
     let unusable = results.iter().filter(|r| r.unusable).count();
-    let mut rendered = crate::report::scenarios::render(&results, &stale, args.format);
-    if !pairs.is_empty() && args.format == crate::report::Format::Text {
-        rendered.push_str(&crate::report::divergence::render(&pairs, &results));
-    }
+    let rendered = crate::report::scenarios::render(&results, &stale, &pairs, args.format);
     match &args.output {
         Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
         None => crate::output::emit(&rendered),

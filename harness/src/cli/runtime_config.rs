@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use super::certify::{DEFAULT_TIMEOUT_MS, Plan, WrittenIn, judge, roles};
 use super::{CertifyArgs, UsageError};
 use crate::output;
+use crate::report::html::Plugin;
 use crate::report::{Format, render};
 
 /// One binding, certified, or why it could not be: a missing script, a broken
@@ -80,6 +81,11 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
             &judged.iter().filter_map(|j| j.report.as_ref().ok()).collect::<Vec<_>>(),
             &judged.iter().filter_map(|j| Some((j.binding.label(), j.report.as_ref().err()?.clone()))).collect::<Vec<_>>(),
         ),
+        Format::Html => {
+            let plugins: Vec<Plugin> =
+                judged.iter().map(|j| Plugin { heading: heading(j), report: j.report.as_ref().map_err(String::as_str) }).collect();
+            crate::report::html::runtime_config(&path.display().to_string(), verdict(&judged), &plugins, &notes)
+        }
         // Labels, commands and notes come from the config file: escaped for the terminal.
         Format::Markdown | Format::Text => crate::report::escape(&as_text(path, &judged, &notes, args.format)),
     };
@@ -87,11 +93,26 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
         Some(out) => output::write_atomically(out, rendered.as_bytes())?,
         None => output::emit(&rendered),
     }
-    Ok(match (judged.iter().any(|j| j.report.is_err()), judged.iter().all(Judged::conformant)) {
-        (true, _) => ExitCode::from(2),
-        (false, true) => ExitCode::SUCCESS,
-        (false, false) => ExitCode::from(1),
+    Ok(match verdict(&judged) {
+        "error" => ExitCode::from(2),
+        "conformant" => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
     })
+}
+
+/// `error` when a plugin could not be judged, `conformant` when every plugin is, else `nonconformant`.
+fn verdict(judged: &[Judged]) -> &'static str {
+    match (judged.iter().any(|j| j.report.is_err()), judged.iter().all(Judged::conformant)) {
+        (true, _) => "error",
+        (false, true) => "conformant",
+        (false, false) => "nonconformant",
+    }
+}
+
+/// A binding in one line: where it is, how PromptKit speaks to it, what it runs.
+fn heading(j: &Judged) -> String {
+    let cases = j.cases.as_ref().map(|c| format!(", cases {}", c.display())).unwrap_or_default();
+    format!("{} (line {}): {} {} — {}{cases}", j.binding.label(), j.binding.line, j.family.name(), j.role, j.binding.command.join(" "))
 }
 
 /// Certifies one binding in its role, as `proctor certify` would.
@@ -233,15 +254,10 @@ fn pack_notes(config: &RuntimeConfig, pack: &Value) -> Vec<String> {
 }
 
 fn as_json(path: &Path, pack: Option<&Path>, judged: &[Judged], notes: &[String]) -> Value {
-    let verdict = match (judged.iter().any(|j| j.report.is_err()), judged.iter().all(Judged::conformant)) {
-        (true, _) => "error",
-        (false, true) => "conformant",
-        (false, false) => "nonconformant",
-    };
     json!({
         "runtime_config": path.display().to_string(),
         "pack": pack.map(|p| p.display().to_string()),
-        "verdict": verdict,
+        "verdict": verdict(judged),
         "notes": notes,
         "plugins": judged.iter().map(|j| json!({
             "binding": j.binding.label(),
@@ -261,15 +277,7 @@ fn as_text(path: &Path, judged: &[Judged], notes: &[String], format: Format) -> 
     let markdown = format == Format::Markdown;
     let mut out = String::new();
     for j in judged {
-        let cases = j.cases.as_ref().map(|c| format!(", cases {}", c.display())).unwrap_or_default();
-        let heading = format!(
-            "{} (line {}): {} {} — {}{cases}",
-            j.binding.label(),
-            j.binding.line,
-            j.family.name(),
-            j.role,
-            j.binding.command.join(" ")
-        );
+        let heading = heading(j);
         out.push_str(&if markdown { format!("## {heading}\n\n") } else { format!("══ {heading}\n") });
         match &j.report {
             Ok(report) => out.push_str(&render(report, format, false)),
@@ -297,14 +305,6 @@ fn as_text(path: &Path, judged: &[Judged], notes: &[String], format: Format) -> 
         out.push_str(&format!("note: {note}\n"));
     }
     let not_judged = if errors > 0 { format!(", {errors} could not be judged (exit 2)") } else { String::new() };
-    out.push_str(&format!(
-        "{}: {conformant} of {} plugins conformant{not_judged}\n",
-        match (errors, conformant == judged.len()) {
-            (1.., _) => "ERROR",
-            (0, true) => "CONFORMANT",
-            (0, false) => "NONCONFORMANT",
-        },
-        judged.len()
-    ));
+    out.push_str(&format!("{}: {conformant} of {} plugins conformant{not_judged}\n", verdict(judged).to_uppercase(), judged.len()));
     out
 }

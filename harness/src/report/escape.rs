@@ -29,6 +29,19 @@ pub fn escape_name(name: &str) -> String {
     escape(name).replace('\n', "\\n").replace('\t', "\\t")
 }
 
+/// Shows line endings and trailing whitespace explicitly (they are often the point of a failure),
+/// keeping at most `max_bytes` of the text.
+pub(super) fn visible(text: &str, max_bytes: usize) -> String {
+    let trimmed = text.strip_suffix('\n');
+    let body = trimmed.unwrap_or(text).replace("\r\n", "\\r\\n\n").replace('\r', "\\r");
+    let body = if body.len() > max_bytes { format!("{}…", &body[..body.floor_char_boundary(max_bytes)]) } else { body };
+    match trimmed {
+        Some(_) => format!("{body}⏎"),
+        None if text.is_empty() => "(nothing)".to_string(),
+        None => format!("{body} (no trailing newline)"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

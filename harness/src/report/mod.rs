@@ -3,8 +3,10 @@
 
 pub mod divergence;
 mod escape;
+pub mod html;
 pub mod junit;
 mod markdown;
+pub mod matrix;
 pub mod scenarios;
 mod text;
 
@@ -23,6 +25,8 @@ pub enum Format {
     Junit,
     /// A Markdown summary for pull requests and CI job pages.
     Markdown,
+    /// One self-contained HTML page to open in a browser: verdicts, a check x profile matrix, evidence.
+    Html,
 }
 
 /// Renders `report` in `format`. `color` only affects text.
@@ -36,5 +40,6 @@ pub fn render(report: &Report, format: Format, color: bool) -> String {
         }
         Format::Junit => junit::render(report),
         Format::Markdown => markdown::render(report),
+        Format::Html => html::certify(report),
     }
 }

@@ -8,8 +8,9 @@ use serde_json::json;
 use super::{Format, escape};
 use crate::runner::RunResult;
 
-/// `pass`, `fail`, or `error` for a scenario that could not be used as written.
-fn status(r: &RunResult) -> &'static str {
+/// `pass`, `fail`, `expected_failure` (a baseline accepts it), or `error` for a scenario that could
+/// not be used as written.
+pub(super) fn status(r: &RunResult) -> &'static str {
     match (r.unusable, r.passed(), r.expected_failure.is_some()) {
         (true, _, _) => "error",
         (false, true, _) => "pass",
@@ -18,16 +19,49 @@ fn status(r: &RunResult) -> &'static str {
     }
 }
 
-/// Renders the results of a scenario run in `format`.
-pub fn render(results: &[RunResult], stale: &[String], format: Format) -> String {
-    let failed = results.iter().filter(|r| !r.accepted()).count();
-    let errors = results.iter().filter(|r| r.unusable).count();
-    let expected = results.iter().filter(|r| !r.passed() && r.expected_failure.is_some()).count();
+/// How many scenarios ended each way; every format prints these same counts.
+#[derive(Clone, Copy)]
+pub(super) struct Tally {
+    /// Not accepted: failed, or could not be used.
+    pub failed: usize,
+    /// Could not be used as written (exit 2); counted in `failed` too.
+    pub errors: usize,
+    /// Failed, but a baseline accepts it.
+    pub expected: usize,
+}
+
+impl Tally {
+    pub(super) fn of(results: &[RunResult]) -> Tally {
+        Tally {
+            failed: results.iter().filter(|r| !r.accepted()).count(),
+            errors: results.iter().filter(|r| r.unusable).count(),
+            expected: results.iter().filter(|r| !r.passed() && r.expected_failure.is_some()).count(),
+        }
+    }
+
+    /// `error` when a scenario could not be used, `pass` when every scenario was accepted and no
+    /// baseline entry is stale, else `fail`.
+    pub(super) fn verdict(&self, stale: &[String]) -> &'static str {
+        match (self.errors, self.failed, stale.is_empty()) {
+            (1.., _, _) => "error",
+            (0, 0, true) => "pass",
+            _ => "fail",
+        }
+    }
+}
+
+/// Renders the results of a scenario run in `format`. `pairs` are the scenarios played under two
+/// profiles (`--profile all`: the scenario id and its two runs' ids), whose transcripts text and
+/// HTML compare.
+pub fn render(results: &[RunResult], stale: &[String], pairs: &[(String, [String; 2])], format: Format) -> String {
+    let tally = Tally::of(results);
+    let Tally { failed, errors, expected } = tally;
     match format {
+        Format::Html => super::html::scenarios(results, stale, pairs),
         Format::Json => {
             let out = json!({
                 "proctor_version": env!("CARGO_PKG_VERSION"),
-                "verdict": if errors > 0 { "error" } else if failed == 0 && stale.is_empty() { "pass" } else { "fail" },
+                "verdict": tally.verdict(stale),
                 "summary": {"passed": results.len() - failed - expected, "failed": failed - errors, "errors": errors, "expected_failures": expected},
                 "stale_baseline": stale,
                 "scenarios": results.iter().map(|r| json!({"id": r.id, "file": r.file, "status": status(r), "problems": r.problems, "pack_warning": r.pack_warning(), "runtime_errors": r.runtime_errors().collect::<Vec<_>>(), "summary": r.summary})).collect::<Vec<_>>(),
@@ -99,6 +133,9 @@ pub fn render(results: &[RunResult], stale: &[String], format: Format) -> String
                 let _ = writeln!(out, "FAIL {}", escape(s));
             }
             let _ = writeln!(out, "\n{} passed, {} failed{errors_text}{expected_text}", results.len() - failed - expected, failed - errors);
+            if !pairs.is_empty() {
+                out.push_str(&super::divergence::render(pairs, results));
+            }
             out
         }
     }

@@ -9,6 +9,10 @@ use proctor_conformance::certify::{CheckResult, Report, Verdict};
 use proctor_conformance::check::{Outcome, Status};
 
 use super::escape;
+use super::escape::visible;
+
+/// How much of each evidence excerpt a terminal report shows.
+const TEXT_EVIDENCE_BYTES: usize = 1200;
 
 struct Paint {
     color: bool,
@@ -166,7 +170,7 @@ fn problem(out: &mut String, p: &Paint, c: &CheckResult) {
     let ev = &c.evidence;
     for (label, text) in [("sent", &ev.sent), ("received", &ev.received), ("stderr", &ev.stderr_tail)] {
         if let Some(text) = text.as_deref().filter(|t| !t.is_empty()) {
-            let shown = escape(&visible(text));
+            let shown = escape(&visible(text, TEXT_EVIDENCE_BYTES));
             let _ = writeln!(out, "         {} {}", p.dim(&format!("{label:>8}:")), indent(&shown, 19));
         }
     }
@@ -174,18 +178,6 @@ fn problem(out: &mut String, p: &Paint, c: &CheckResult) {
         let _ = writeln!(out, "         {} {hint}", p.paint(AnsiColor::Cyan.on_default(), "    hint:"));
     }
     let _ = writeln!(out, "         {} {}", p.dim("    spec:"), p.dim(c.spec));
-}
-
-/// Shows line endings and trailing whitespace explicitly: they are often the point.
-fn visible(text: &str) -> String {
-    let trimmed = text.strip_suffix('\n');
-    let body = trimmed.unwrap_or(text).replace("\r\n", "\\r\\n\n").replace('\r', "\\r");
-    let body = if body.len() > 1200 { format!("{}…", &body[..body.floor_char_boundary(1200)]) } else { body };
-    match trimmed {
-        Some(_) => format!("{body}⏎"),
-        None if text.is_empty() => "(nothing)".to_string(),
-        None => format!("{body} (no trailing newline)"),
-    }
 }
 
 fn indent(text: &str, by: usize) -> String {

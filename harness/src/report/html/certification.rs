@@ -1,0 +1,210 @@
+//! One certification as HTML: the verdicts first, then the check × profile matrix, the checks
+//! whose outcome differs between profiles, and every failure and warning folded over its evidence.
+
+use std::fmt::Write as _;
+
+use proctor_conformance::certify::{CheckResult, Report};
+use proctor_conformance::check::Status;
+
+use super::page::{evidence, status, text};
+use crate::report::matrix::{self, Row};
+
+/// Appends `report` to `out`. `prefix` keeps its element ids apart from other reports' on the same
+/// page; its title is an `<h{level}>`, its parts one level below.
+pub fn render(out: &mut String, report: &Report, prefix: &str, level: u8) {
+    let sub = level + 1;
+    let verdict = report.verdict.name();
+    let _ = writeln!(out, "<section class=\"certification\" data-verdict=\"{verdict}\" aria-labelledby=\"{prefix}title\">");
+    let title = match &report.title {
+        Some(title) => text(title),
+        None => format!("proctor certify <code>{}</code>", text(&report.protocol)),
+    };
+    let _ = writeln!(out, "<h{level} id=\"{prefix}title\">{title}</h{level}>");
+    let _ = writeln!(
+        out,
+        "<div class=\"verdict-line\"><span class=\"verdict s-{verdict}\" data-verdict=\"{verdict}\">{}</span><span>{}</span></div>",
+        status(verdict),
+        text(&report.verdict_sentence())
+    );
+    out.push_str("<ul class=\"profiles\" aria-label=\"Verdict per profile\">\n");
+    for (profile, v) in &report.profile_verdicts {
+        let _ = writeln!(out, "<li data-profile=\"{0}\"><code>{0}</code> {1}</li>", text(profile), status(v.name()));
+    }
+    out.push_str("</ul>\n");
+    facts(out, report);
+    for note in &report.notes {
+        let _ = writeln!(out, "<p class=\"note\"><strong>Note:</strong> {}</p>", text(note));
+    }
+    for stale in &report.stale_baseline {
+        let _ = writeln!(out, "<p class=\"note\">{} {}</p>", status("fail"), text(stale));
+    }
+    let rows = matrix::rows(report);
+    let _ = writeln!(out, "<h{sub}>Checks by profile ({} checks, {} profiles)</h{sub}>", rows.len(), report.profiles.len());
+    grid(out, report, &rows, prefix);
+    let _ = writeln!(out, "<h{sub}>Where the profiles disagree</h{sub}>");
+    divergence(out, report, &rows, prefix);
+    problems(out, report, prefix, sub);
+    out.push_str("</section>\n");
+}
+
+/// The command, options, selection and counts.
+fn facts(out: &mut String, report: &Report) {
+    let s = &report.summary;
+    out.push_str("<dl class=\"facts\">\n");
+    if report.title.is_none() {
+        let role = report.role.as_deref().map(|r| format!(" --role {r}")).unwrap_or_default();
+        let options: String = report.options.iter().map(|o| format!(" {o}")).collect();
+        let line = format!("proctor certify --protocol {}{role}{options} -- {}", report.protocol, report.command.join(" "));
+        let _ = writeln!(out, "<dt>Command</dt><dd><code class=\"command\">{}</code></dd>", text(&line));
+    } else {
+        let _ = writeln!(out, "<dt>Plugin</dt><dd><code class=\"command\">{}</code></dd>", text(&report.command.join(" ")));
+        if !report.options.is_empty() {
+            let _ = writeln!(out, "<dt>Options</dt><dd><code>{}</code></dd>", text(&report.options.join(" ")));
+        }
+    }
+    let role = report.role.as_deref().map(|r| format!(" {r}")).unwrap_or_default();
+    let _ = writeln!(out, "<dt>Protocol</dt><dd>{}{}</dd>", text(&report.protocol), text(&role));
+    if let Some(selection) = &report.selection {
+        let _ = writeln!(out, "<dt>Selected</dt><dd>{}</dd>", text(selection));
+    }
+    let _ = writeln!(out, "<dt>Exchanges judged</dt><dd class=\"exchanges\">{}</dd>", s.exchanges);
+    out.push_str("</dl>\n<ul class=\"counts\" aria-label=\"Summary\">\n");
+    let _ = writeln!(
+        out,
+        "<li>{} passed</li><li>{} failed</li><li>{} warnings</li><li>{} skipped</li>",
+        s.passed, s.failed, s.warnings, s.skipped
+    );
+    if s.expected_failures > 0 {
+        let _ = writeln!(out, "<li>{} expected failures (baseline)</li>", s.expected_failures);
+    }
+    out.push_str("</ul>\n");
+}
+
+/// The check × profile table; a failure's or warning's cell links to its evidence.
+fn grid(out: &mut String, report: &Report, rows: &[Row], prefix: &str) {
+    out.push_str("<div class=\"scroll\" role=\"region\" aria-label=\"Check by profile matrix\" tabindex=\"0\">\n<table class=\"matrix\">\n<thead><tr><th scope=\"col\">check</th><th scope=\"col\">level</th>");
+    for profile in &report.profiles {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", text(profile));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for row in rows {
+        let level = row.cells.iter().flatten().next().map(|(_, c)| format!("{:?}", c.level).to_lowercase()).unwrap_or_default();
+        let _ = write!(out, "<tr data-check=\"{}\"><th scope=\"row\">{}</th><td>{level}</td>", text(row.id), name(row.id, row.case));
+        for cell in &row.cells {
+            out.push_str(&self::cell(*cell, prefix));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n</div>\n");
+}
+
+/// One result in the matrix: its status in words, a link to its evidence when it has a problem.
+fn cell(cell: Option<(usize, &CheckResult)>, prefix: &str) -> String {
+    let Some((index, c)) = cell else { return format!("<td data-status=\"none\">{}</td>", status("none")) };
+    let name = c.status.name();
+    let untestable = if c.is_untestable() { " <span class=\"muted\">(untestable)</span>" } else { "" };
+    let shown = status(name);
+    match folded(c.status) {
+        true => {
+            format!("<td data-status=\"{name}\"><a href=\"#{prefix}f{index}\" title=\"{}\">{shown}</a>{untestable}</td>", text(&c.message))
+        }
+        false => format!("<td data-status=\"{name}\" title=\"{}\">{shown}</td>", text(&c.message)),
+    }
+}
+
+/// The checks whose outcome is not the same under every profile.
+fn divergence(out: &mut String, report: &Report, rows: &[Row], prefix: &str) {
+    if report.profiles.len() < 2 {
+        out.push_str("<p class=\"divergence\">One profile was run: there is nothing to compare.</p>\n");
+        return;
+    }
+    let differing: Vec<&Row> = rows.iter().filter(|r| r.diverges()).collect();
+    if differing.is_empty() {
+        out.push_str("<p class=\"divergence\">Every check has the same outcome under every profile.</p>\n");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<p>{} check(s) end differently depending on the profile: the plugin behaves as one runtime needs and not as another does.</p>",
+        differing.len()
+    );
+    out.push_str("<div class=\"scroll\" role=\"region\" aria-label=\"Checks whose outcome differs between profiles\" tabindex=\"0\">\n<table class=\"divergence\">\n<thead><tr><th scope=\"col\">check</th>");
+    for profile in &report.profiles {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", text(profile));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for row in differing {
+        let _ = write!(out, "<tr data-check=\"{}\"><th scope=\"row\">{}</th>", text(row.id), name(row.id, row.case));
+        for cell in &row.cells {
+            match cell {
+                Some((i, c)) if folded(c.status) => {
+                    let _ = write!(out, "<td><a href=\"#{prefix}f{i}\">{}</a><br>{}</td>", status(c.status.name()), text(&c.message));
+                }
+                Some((_, c)) => {
+                    let _ = write!(out, "<td>{}<br>{}</td>", status(c.status.name()), text(&c.message));
+                }
+                None => out.push_str(&format!("<td>{}</td>", status("none"))),
+            }
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n</div>\n");
+}
+
+/// Whether a result gets its evidence folded under the matrix: a failure, a warning, or a failure a
+/// baseline accepts (accepted for now, still worth seeing).
+fn folded(status: Status) -> bool {
+    matches!(status, Status::Fail | Status::Warn | Status::ExpectedFailure)
+}
+
+/// Every failure and warning, folded: its summary says what failed where, its body the proof.
+fn problems(out: &mut String, report: &Report, prefix: &str, level: u8) {
+    let problems: Vec<(usize, &CheckResult)> = report.checks.iter().enumerate().filter(|(_, c)| folded(c.status)).collect();
+    let _ = writeln!(out, "<h{level}>Failures and warnings, with their evidence ({})</h{level}>", problems.len());
+    if problems.is_empty() {
+        out.push_str("<p>None.</p>\n");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<div class=\"toolbar\"><button type=\"button\" data-open=\"true\" data-target=\"#{prefix}problems details\">Open all</button><button type=\"button\" data-open=\"false\" data-target=\"#{prefix}problems details\">Close all</button></div>\n<div id=\"{prefix}problems\">"
+    );
+    for (index, c) in problems {
+        let _ = writeln!(
+            out,
+            "<details class=\"problem\" id=\"{prefix}f{index}\" data-check=\"{}\" data-profile=\"{}\">\n<summary>{} {} under <code>{}</code>: {}</summary>\n<div class=\"body\">",
+            text(c.id),
+            text(&c.profile),
+            status(c.status.name()),
+            name(c.id, c.case.as_deref()),
+            text(&c.profile),
+            text(c.message.lines().next().unwrap_or_default())
+        );
+        let level = format!("{:?}", c.level).to_lowercase();
+        let _ = writeln!(out, "<p class=\"message\">{}</p>\n<p class=\"muted\">level: {level}</p>", text(&c.message).replace('\n', "<br>"));
+        let ev = &c.evidence;
+        for (kind, label, bytes) in
+            [("sent", "Sent", &ev.sent), ("received", "Received", &ev.received), ("stderr", "stderr (tail)", &ev.stderr_tail)]
+        {
+            if let Some(bytes) = bytes.as_deref().filter(|b| !b.is_empty()) {
+                evidence(out, kind, label, bytes);
+            }
+        }
+        if let Some(hint) = c.hint {
+            let _ = writeln!(out, "<p class=\"label\">Fix</p>\n<p class=\"hint\">{}</p>", text(hint));
+        }
+        if let Some(tolerated) = c.tolerated {
+            let _ = writeln!(out, "<p class=\"muted\">A warning here, not a failure: tolerance <code>{}</code>.</p>", text(tolerated));
+        }
+        let _ = writeln!(out, "<p class=\"label\">Spec</p>\n<p class=\"spec\"><code>{}</code></p>\n</div>\n</details>", text(c.spec));
+    }
+    out.push_str("</div>\n");
+}
+
+/// A check id, with its case when it has one.
+fn name(id: &str, case: Option<&str>) -> String {
+    match case {
+        Some(case) => format!("<code>{}</code> <span class=\"muted\">[{}]</span>", text(id), text(case)),
+        None => format!("<code>{}</code>", text(id)),
+    }
+}

@@ -1,0 +1,162 @@
+//! `--format html` in a real browser: headless Chromium loads the report of a broken plugin from
+//! `file://` and the test reads the rendered DOM (the verdict, every check id, a failure's evidence
+//! after a real click and after keyboard alone), at a wide and a narrow window, and a hostile
+//! plugin's output stays text. Set PROCTOR_HTML_SCREENSHOTS=DIR to keep screenshots to look at.
+
+mod common;
+mod webdriver;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use webdriver::Browser;
+
+const TAB: &str = "\u{E004}";
+const ENTER: &str = "\u{E007}";
+
+/// Runs `proctor certify --format html --output FILE` and returns the exit code.
+fn certify_html(flags: &[&str], plugin: &[String], file: &Path) -> i32 {
+    let out = Command::new(common::proctor())
+        .current_dir(common::repo_root())
+        .args(["certify", "--no-progress", "--format", "html", "--output"])
+        .arg(file)
+        .args(flags)
+        .arg("--")
+        .args(plugin)
+        .output()
+        .expect("run proctor");
+    assert!(out.stdout.is_empty(), "--output FILE writes nothing to stdout");
+    assert!(file.is_file(), "no HTML report at {}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
+    out.status.code().unwrap_or(-1)
+}
+
+fn strings(value: Value) -> Vec<String> {
+    value.as_array().expect("an array").iter().map(|v| v.as_str().expect("a string").to_string()).collect()
+}
+
+fn screenshot(browser: &Browser, name: &str) {
+    if let Some(dir) = std::env::var_os("PROCTOR_HTML_SCREENSHOTS") {
+        browser.screenshot(&PathBuf::from(dir).join(name));
+    }
+}
+
+#[test]
+fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
+    if !webdriver::available("the_html_report_of_a_broken_plugin_reads_right_in_a_browser") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A plugin whose replies carry both `result` and `error`: many checks fail under both profiles.
+    let plugin = common::mock("picoclaw-hook", &["--fault", "both-result-error"]);
+    let page = dir.path().join("report.html");
+    assert_eq!(certify_html(&["--protocol", "picoclaw-hook"], &plugin, &page), 1);
+    let (_, report, _) = common::certify_json(&["--protocol", "picoclaw-hook"], &plugin);
+    let hostile_page = dir.path().join("hostile.html");
+    let hostile = [
+        "sh".to_string(),
+        "-c".to_string(),
+        "cat >/dev/null; echo '<img src=x onerror=window.pwned=2>' >&2; printf '%s\\n' '</pre><script>window.pwned=1</script>'".to_string(),
+    ];
+    assert_eq!(certify_html(&["--protocol", "runok-extension"], &hostile, &hostile_page), 1);
+
+    let browser = Browser::start(1280, 1000);
+    let (group, root) = (browser.group(), browser.root.path().to_path_buf());
+    browser.open(&page);
+    screenshot(&browser, "wide.png");
+
+    // The verdict, overall and per profile, as rendered.
+    let verdict = browser.rendered_text(&browser.find(".verdict"));
+    assert!(verdict.contains("nonconformant"), "the verdict reads {verdict:?}");
+    let per_profile = browser.rendered_text(&browser.find("ul.profiles"));
+    for (profile, verdict) in report["profile_verdicts"].as_object().expect("profile verdicts") {
+        assert!(per_profile.contains(&format!("{profile} ✗ {}", verdict.as_str().unwrap())), "{profile}: {per_profile:?}");
+    }
+    let exchanges = browser.rendered_text(&browser.find(".exchanges"));
+    assert_eq!(exchanges, report["summary"]["exchanges"].to_string());
+
+    // Every check id of the report has its row in the matrix, and nothing else does.
+    let expected: BTreeSet<String> = report["checks"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect();
+    let shown = strings(
+        browser.eval("return [...document.querySelectorAll('table.matrix tbody th[scope=row] code')].map(e => e.innerText)", json!([])),
+    );
+    assert_eq!(shown.iter().cloned().collect::<BTreeSet<_>>(), expected);
+
+    // A failing cell, clicked, opens its failure and shows the bytes received. The page numbers
+    // results as the JSON report lists them, so the cell is this very result's.
+    let (index, failure) = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c["status"] == "fail" && c["evidence"]["received"].is_string())
+        .expect("a failure with evidence");
+    let (id, received) = (failure["id"].as_str().unwrap(), failure["evidence"]["received"].as_str().unwrap());
+    let target = format!("f{index}");
+    let link = browser.find(&format!("table.matrix tr[data-check='{id}'] td[data-status='fail'] a[href='#{target}']"));
+    let evidence = browser.find(&format!("details[id='{target}'] pre[data-kind='received']"));
+    assert_eq!(browser.rendered_text(&evidence), "", "the evidence shows before the failure is opened");
+    browser.click(&link);
+    let opened = browser.rendered_text(&evidence);
+    let first_line = received.lines().next().expect("received bytes");
+    assert!(opened.contains(first_line), "after the click the evidence reads {opened:?}, not {first_line:?}");
+    assert_eq!(
+        browser.eval("return document.activeElement.parentElement.id", json!([])),
+        json!(target),
+        "the click moves focus to the failure"
+    );
+    screenshot(&browser, "wide-opened.png");
+
+    // Keyboard alone: Tab to the first summary of a failure with evidence, Enter opens it.
+    browser.open(&page);
+    let mut presses = 0;
+    let on_evidence = "const a = document.activeElement; return a.matches('details.problem > summary') && a.parentElement.querySelector('pre.evidence') !== null";
+    while browser.eval(on_evidence, json!([])) != json!(true) {
+        presses += 1;
+        assert!(presses < 500, "Tab never reaches a failure's summary");
+        browser.press(TAB);
+    }
+    let first = browser.eval("return document.activeElement.parentElement.id", json!([])).as_str().unwrap().to_string();
+    let evidence = browser.find(&format!("details[id='{first}'] pre.evidence"));
+    assert_eq!(browser.rendered_text(&evidence), "");
+    browser.press(ENTER);
+    assert!(!browser.rendered_text(&evidence).is_empty(), "Enter on the summary did not show the evidence");
+
+    // A narrow window: the page never scrolls sideways; the matrix scrolls inside its own box.
+    browser.resize(400, 800);
+    browser.open(&page);
+    let widths = browser.eval(
+        "const m = document.querySelector('table.matrix').parentElement; return [document.documentElement.scrollWidth, window.innerWidth, m.scrollWidth, m.clientWidth]",
+        json!([]),
+    );
+    let w: Vec<u64> = widths.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert!(w[1] <= 420, "the window is not narrow: {w:?}");
+    assert!(w[0] <= w[1], "the page is wider ({}) than the window ({})", w[0], w[1]);
+    assert!(w[2] > w[3], "the matrix does not scroll inside its box at this width: {w:?}");
+    screenshot(&browser, "narrow.png");
+
+    // A plugin writing markup: nothing runs, nothing is added to the page, the bytes read as text.
+    browser.resize(1280, 1000);
+    browser.open(&hostile_page);
+    let state = browser.eval("return [typeof window.pwned, document.scripts.length, document.images.length]", json!([]));
+    assert_eq!(state, json!(["undefined", 1, 0]), "the plugin's output became markup");
+    let summary = browser.find("details.problem summary");
+    browser.click(&summary);
+    let received = browser.rendered_text(&browser.find("details.problem[open] pre[data-kind='received']"));
+    assert!(received.contains("</pre><script>window.pwned=1</script>"), "the plugin's bytes are not shown as text: {received:?}");
+    let command = browser.rendered_text(&browser.find("code.command"));
+    assert!(command.contains("<img src=x onerror=window.pwned=2>"), "{command:?}");
+
+    drop(browser);
+    let ended = Instant::now();
+    loop {
+        let alive = Browser::survivors(&root, group);
+        if alive.is_empty() {
+            break;
+        }
+        assert!(ended.elapsed() < Duration::from_secs(15), "browser processes outlived the test: {alive:#?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
