@@ -239,3 +239,55 @@ fn render_of_an_invalid_pack_is_no_green_and_a_tools_that_is_no_list_is_said() {
     assert_eq!(code, 1, "rendered, but from a pack the spec refuses: {out}");
     assert!(out.contains("!! the pack has") && out.contains("`tools` is a string, not a list of tool names: no tool is offered"), "{out}");
 }
+
+#[test]
+fn render_state_shows_what_each_round_in_a_workflow_state_gets() {
+    let json = |args: &[&str]| {
+        let (code, out, err) = run(args);
+        let report: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+        (code, report["renders"].as_array().unwrap().clone())
+    };
+    // PromptKit passes no host variable to a state's prompt: the required `company` is missing, and
+    // every turn there fails with the registry's words (interop's `state` comparison runs them).
+    let (code, renders) = json(&["pack", "render", EXAMPLE, "--state", "triage", "--var", "company=Acme", "--format", "json"]);
+    assert_eq!(code, 1);
+    let by = |profile: &str| renders.iter().find(|r| r["profile"] == profile).cloned().unwrap();
+    let pk = by("promptkit@86d9f36");
+    assert_eq!(
+        (pk["outcome"].as_str(), pk["error"].as_str()),
+        (Some("error"), Some("load prompt \"triage\" for state: missing required variables: [company]"))
+    );
+    assert!(pk["notes"].to_string().contains("does not pass the host's company"), "{pk}");
+    let documented = by("documented");
+    assert_eq!(documented["outcome"], "rendered");
+    assert!(documented["system_prompt"].as_str().unwrap().contains("assistant of Acme"), "{documented}");
+    // An optional host variable falls back to its default there; an artifact is filled in.
+    let desk = "examples/promptpack/order-desk.pack.json";
+    let (_, renders) =
+        json(&["pack", "render", desk, "--state", "greet", "--var", "language=French", "--profile", "promptkit", "--format", "json"]);
+    assert_eq!(renders[0]["system_prompt"], "You greet the customers of the order desk in English, then pass them on to take notes.");
+    let (code, renders) = json(&[
+        "pack",
+        "render",
+        desk,
+        "--state",
+        "taking_notes",
+        "--var",
+        "artifacts.notes=late",
+        "--profile",
+        "promptkit",
+        "--format",
+        "json",
+    ]);
+    assert_eq!((code, renders[0]["outcome"].as_str()), (0, Some("rendered")), "{renders:?}");
+    assert_eq!(renders[0]["system_prompt"], "You keep the order desk's notes. Notes so far: late");
+    // The user's mistakes: a state the workflow lacks, an artifact no state declares.
+    let (code, _, err) = run(&["pack", "render", desk, "--state", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the pack has no workflow state `nope`; its states are greet, taking_notes, closed"), "{err}");
+    let (code, _, err) = run(&["pack", "render", desk, "--state", "greet", "--var", "artifacts.note=x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `artifacts.notes`?"), "{err}");
+    let (code, _, err) = run(&["pack", "render", desk]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -14,8 +14,8 @@ pub struct RenderedPrompt {
     pub profile: String,
     pub prompt: String,
     pub system_prompt: String,
-    /// `rendered`, `fallback` (PromptKit's generic prompt), `raw` (PromptKit's unsubstituted template)
-    /// or `refused`.
+    /// `rendered`, `fallback` (PromptKit's generic prompt), `raw` (PromptKit's unsubstituted template),
+    /// `refused`, or `error` (a workflow state's prompt PromptKit cannot load: the turn fails).
     pub outcome: &'static str,
     /// One sentence on what happened, loud when the prompt is not what the author wrote.
     pub explanation: Option<String>,
@@ -26,12 +26,91 @@ pub struct RenderedPrompt {
     /// Validators the profile's implementation skips when it opens the pack, each with why.
     pub skipped_validators: Vec<String>,
     pub notes: Vec<String>,
+    /// With outcome `error`: the implementation's own error, word for word (the turn fails with it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
     #[error("the pack has no prompt `{wanted}`; its prompts are {known}")]
     NoSuchPrompt { wanted: String, known: String },
+    #[error("the pack has no workflow state `{wanted}`; {known}")]
+    NoSuchState { wanted: String, known: String },
+}
+
+/// The prompt (its key) workflow state `state` runs, or which states there are.
+pub fn state_prompt(pack: &Value, state: &str) -> Result<String, RenderError> {
+    let states = pack.get("workflow").and_then(|w| w.get("states")).and_then(Value::as_object);
+    let task = states.and_then(|s| s.get(state)).and_then(|s| s.get("prompt_task")).and_then(Value::as_str);
+    task.map(String::from).ok_or_else(|| {
+        let known: Vec<&str> = states.iter().flat_map(|s| s.keys().map(String::as_str)).collect();
+        let known = match (states, known.is_empty()) {
+            (None, _) => "it has no workflow".to_string(),
+            (Some(_), true) => "its workflow has no states".to_string(),
+            (Some(_), false) if states.is_some_and(|s| s.contains_key(state)) => format!("state `{state}` has no prompt_task"),
+            (Some(_), false) => format!("its states are {}", known.join(", ")),
+        };
+        RenderError::NoSuchState { wanted: state.to_string(), known }
+    })
+}
+
+/// Every artifact a workflow state declares, sorted, once.
+pub fn artifact_names(pack: &Value) -> Vec<String> {
+    let states = pack.get("workflow").and_then(|w| w.get("states")).and_then(Value::as_object);
+    let declared = states.into_iter().flatten().filter_map(|(_, s)| s.get("artifacts").and_then(Value::as_object));
+    let names: std::collections::BTreeSet<String> = declared.flat_map(|a| a.keys().cloned()).collect();
+    names.into_iter().collect()
+}
+
+/// Whether a value of this name is one PromptKit's state resolver passes: an artifact or the brief.
+pub fn passed_to_states(name: &str) -> bool {
+    name == "workflow_context" || name.starts_with("artifacts.")
+}
+
+/// Workflow state `state`'s prompt as `profile` renders it for each round in that state. PromptKit's
+/// state resolver renders it again before every round with the artifacts (`artifacts.NAME`) and
+/// `workflow_context` only, never the host's variables (sdk/workflow_state_resolver.go:197-235), and
+/// where a conversation's first render would fall back, a required variable missing there fails the
+/// turn with the registry's error (registry.go:453-456). The documents render it with every value
+/// given. Read in PromptKit's code; runtime/prompt's part is run by interop's `promptkit-state`.
+pub fn state_round(
+    pack: &Value,
+    state: &str,
+    profile: PackProfile,
+    given: &BTreeMap<String, Value>,
+) -> Result<RenderedPrompt, RenderError> {
+    let task = state_prompt(pack, state)?;
+    let resolver = profile == PackProfile::PromptKit;
+    let (kept, dropped): (BTreeMap<String, Value>, BTreeMap<String, Value>) =
+        given.clone().into_iter().partition(|(name, _)| !resolver || passed_to_states(name));
+    let mut rendered = render(pack, &task, profile, &kept)?;
+    if !dropped.is_empty() {
+        let names: Vec<&str> = dropped.keys().map(String::as_str).collect();
+        rendered.notes.push(format!(
+            "PromptKit does not pass the host's {} to a workflow state's prompt: only the artifacts and workflow_context",
+            names.join(", ")
+        ));
+    }
+    if resolver && rendered.outcome == "fallback" {
+        let missing: Vec<String> = declared(prompt(pack, &task)?)
+            .into_iter()
+            .filter(|d| d.required && kept.get(&d.name).and_then(Value::as_str).is_none_or(str::is_empty))
+            .map(|d| d.name)
+            .collect();
+        let error = format!("load prompt {task:?} for state: missing required variables: [{}]", missing.join(" "));
+        for dropped in &mut rendered.dropped_tools {
+            *dropped = dropped.replace("dropped with the prompt (PromptKit's fallback)", "the turn fails first");
+        }
+        rendered.outcome = "error";
+        rendered.system_prompt = String::new();
+        rendered.explanation = Some(format!(
+            "PROMPTKIT FAILS THE TURN: in a workflow conversation its state resolver cannot load the prompt without {} (it passes no host variables), so every turn in state `{state}` fails: {error}",
+            missing.join(", ")
+        ));
+        rendered.error = Some(error);
+    }
+    Ok(rendered)
 }
 
 /// Prompt `key` of `pack`, or which prompts there are.
@@ -169,5 +248,6 @@ pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<St
         validators,
         skipped_validators,
         notes: rendered.notes,
+        error: None,
     })
 }

@@ -52,16 +52,29 @@ pub(super) enum PackCommand {
     /// Exit 0 when every profile renders the prompt as written, 1 when one
     /// falls back, sends the raw template or refuses (or the pack is invalid
     /// under it), 2 for usage errors.
+    ///
+    /// With `--state`, the prompt a workflow state runs, as each profile renders
+    /// it for every round in that state: PromptKit renders it again before each
+    /// round with the artifacts (`--var artifacts.NAME=...`) and
+    /// `workflow_context` only, never the host's variables, so a required host
+    /// variable fails every turn there (outcome `error`).
     #[command(after_help = "Examples:
   proctor pack render examples/promptpack/support.pack.json --prompt triage --var company=Acme
   proctor pack render examples/promptpack/support.pack.json --prompt resolve \\
-      --vars-file examples/promptpack/support.vars.yaml --profile promptkit")]
+      --vars-file examples/promptpack/support.vars.yaml --profile promptkit
+  proctor pack render examples/promptpack/order-desk.pack.json \\
+      --state greet --var language=French
+  proctor pack render examples/promptpack/order-desk.pack.json \\
+      --state taking_notes --var artifacts.notes=late")]
     Render {
         #[arg(value_name = "PACK")]
         pack: PathBuf,
         /// The prompt's key under `prompts`.
-        #[arg(long, value_name = "KEY")]
-        prompt: String,
+        #[arg(long, value_name = "KEY", required_unless_present = "state", conflicts_with = "state")]
+        prompt: Option<String>,
+        /// A workflow state: render the prompt it runs, as each round in it gets it.
+        #[arg(long, value_name = "NAME")]
+        state: Option<String>,
         /// A variable's value (repeatable), as the host passes it.
         #[arg(long = "var", value_name = "NAME=VALUE", value_parser = parse_var)]
         vars: Vec<(String, String)>,
@@ -112,8 +125,13 @@ fn profiles_or_all(profiles: Vec<PackProfile>) -> Vec<PackProfile> {
 pub(super) fn run(command: PackCommand) -> anyhow::Result<ExitCode> {
     match command {
         PackCommand::Check { profiles, format, output, packs } => check(&profiles_or_all(profiles), format, output.as_deref(), &packs),
-        PackCommand::Render { pack, prompt, vars, vars_file, profiles, format } => {
-            render(&pack, &prompt, vars, vars_file.as_deref(), &profiles_or_all(profiles), format)
+        PackCommand::Render { pack, prompt, state, vars, vars_file, profiles, format } => {
+            let target = match (prompt, state) {
+                (_, Some(state)) => Target::State(state),
+                (Some(prompt), None) => Target::Prompt(prompt),
+                (None, None) => return Err(UsageError("name a prompt (--prompt KEY) or a workflow state (--state NAME)".into()).into()),
+            };
+            render(&pack, &target, vars, vars_file.as_deref(), &profiles_or_all(profiles), format)
         }
     }
 }
@@ -245,9 +263,15 @@ fn variables(vars: Vec<(String, String)>, file: Option<&Path>) -> anyhow::Result
     Ok(values)
 }
 
+/// What `pack render` renders: a prompt, or the prompt a workflow state runs each round.
+enum Target {
+    Prompt(String),
+    State(String),
+}
+
 fn render(
     pack: &Path,
-    prompt: &str,
+    target: &Target,
     vars: Vec<(String, String)>,
     vars_file: Option<&Path>,
     profiles: &[PackProfile],
@@ -255,14 +279,30 @@ fn render(
 ) -> anyhow::Result<ExitCode> {
     let document = proctor_pack::load(pack).map_err(|e| UsageError(e.to_string()))?;
     let values = variables(vars, vars_file)?;
-    if let Ok(declared) = proctor_pack::render::prompt(&document.value, prompt) {
-        refuse_unknown_variables(declared, prompt, &values)?;
+    let unknown = |e: proctor_pack::render::RenderError| UsageError(format!("{}: {e}", pack.display()));
+    let (prompt, state) = match target {
+        Target::Prompt(prompt) => (prompt.clone(), None),
+        Target::State(state) => (proctor_pack::render::state_prompt(&document.value, state).map_err(unknown)?, Some(state.as_str())),
+    };
+    if let Ok(declared) = proctor_pack::render::prompt(&document.value, &prompt) {
+        // A state's round also takes the names PromptKit's resolver passes: the workflow's artifacts
+        // and the brief.
+        let passed: Vec<String> = match state {
+            Some(_) => std::iter::once("workflow_context".to_string())
+                .chain(proctor_pack::render::artifact_names(&document.value).into_iter().map(|a| format!("artifacts.{a}")))
+                .collect(),
+            None => Vec::new(),
+        };
+        refuse_unknown_variables(declared, &prompt, &passed, &values)?;
     }
     let mut rendered: Vec<(RenderedPrompt, PackReport)> = Vec::new();
     for profile in profiles {
-        let prompt = proctor_pack::render::render(&document.value, prompt, *profile, &values)
-            .map_err(|e| UsageError(format!("{}: {e}", pack.display())))?;
-        rendered.push((prompt, proctor_pack::check(&document, *profile)));
+        let one = match state {
+            Some(state) => proctor_pack::render::state_round(&document.value, state, *profile, &values),
+            None => proctor_pack::render::render(&document.value, &prompt, *profile, &values),
+        }
+        .map_err(unknown)?;
+        rendered.push((one, proctor_pack::check(&document, *profile)));
     }
     match format {
         PackFormat::Json => {
@@ -279,7 +319,7 @@ fn render(
                 serde_json::to_string_pretty(&serde_json::json!({"file": pack.display().to_string(), "renders": entries}))?
             ));
         }
-        PackFormat::Text => crate::output::emit(&crate::report::escape(&render_text(&rendered))),
+        PackFormat::Text => crate::output::emit(&crate::report::escape(&render_text(&rendered, state))),
     }
     // Exit 1 when some implementation does not send the prompt as written (a fallback, a raw
     // template or a refusal is what a pack author runs this command to catch), or would not
@@ -291,8 +331,9 @@ fn render(
 /// A value given for a name the prompt neither declares nor uses is a typo
 /// (`compnay`): every implementation would ignore it and render without it,
 /// so it is named, with the names there are.
-fn refuse_unknown_variables(prompt: &Value, key: &str, values: &BTreeMap<String, Value>) -> Result<(), UsageError> {
-    let known = proctor_pack::render::variable_names(prompt);
+fn refuse_unknown_variables(prompt: &Value, key: &str, passed: &[String], values: &BTreeMap<String, Value>) -> Result<(), UsageError> {
+    let mut known = proctor_pack::render::variable_names(prompt);
+    known.extend(passed.iter().cloned());
     let names: Vec<&str> = known.iter().map(String::as_str).collect();
     if let Some(given) = values.keys().find(|g| !names.contains(&g.as_str())) {
         let near = proctor_pack::shape::nearest(given, &names).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
@@ -304,10 +345,14 @@ fn refuse_unknown_variables(prompt: &Value, key: &str, values: &BTreeMap<String,
     Ok(())
 }
 
-fn render_text(rendered: &[(RenderedPrompt, PackReport)]) -> String {
+fn render_text(rendered: &[(RenderedPrompt, PackReport)], state: Option<&str>) -> String {
     let mut out = String::new();
     for (r, report) in rendered {
-        out.push_str(&format!("=== prompt `{}` under {}: {} ===\n", r.prompt, r.profile, r.outcome));
+        let what = match state {
+            Some(state) => format!("state `{state}` (prompt `{}`), each round,", r.prompt),
+            None => format!("prompt `{}`", r.prompt),
+        };
+        out.push_str(&format!("=== {what} under {}: {} ===\n", r.profile, r.outcome));
         if !report.valid {
             let errors = report.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
             // PromptKit opens some invalid packs and fails later (raw templates, workflow turns).
@@ -324,6 +369,9 @@ fn render_text(rendered: &[(RenderedPrompt, PackReport)]) -> String {
             out.push_str(&format!("!! {explanation}\n"));
         }
         out.push_str("--- system prompt ---\n");
+        if r.outcome == "error" {
+            out.push_str("(none: the turn fails before the model is asked)");
+        }
         out.push_str(&r.system_prompt);
         if !r.system_prompt.ends_with('\n') {
             out.push('\n');

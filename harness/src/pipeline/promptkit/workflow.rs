@@ -142,11 +142,11 @@ impl Workflow {
     /// The arguments schema PromptKit registers for workflow tool `name` here; `None` for any other
     /// tool, or for the transition tool where it is not registered.
     pub(super) fn parameters(&self, name: &str) -> Option<Value> {
-        let strings = |names: Vec<&str>| Value::Array(names.into_iter().map(|n| Value::String(n.to_string())).collect());
+        let strings = |names: Vec<String>| Value::Array(names.into_iter().map(Value::String).collect());
         match name {
             TRANSITION if self.transition_registered() => {
-                let mut events: Vec<&str> =
-                    self.state(&self.current)["on_event"].as_object().into_iter().flatten().map(|(k, _)| k.as_str()).collect();
+                let mut events: Vec<String> =
+                    self.state(&self.current)["on_event"].as_object().into_iter().flatten().map(|(k, _)| k.clone()).collect();
                 events.sort_unstable();
                 Some(json!({"type": "object", "properties": {"event": {"type": "string", "enum": strings(events)},
                     "context": {"type": "string"}}, "required": ["event", "context"]}))
@@ -160,13 +160,8 @@ impl Workflow {
     }
 
     /// Every artifact a state declares, sorted, once.
-    fn artifact_names(&self) -> Vec<&str> {
-        let states = self.spec["states"].as_object().into_iter().flatten();
-        let mut names: Vec<&str> =
-            states.flat_map(|(_, s)| s["artifacts"].as_object().into_iter().flatten().map(|(k, _)| k.as_str())).collect();
-        names.sort_unstable();
-        names.dedup();
-        names
+    fn artifact_names(&self) -> Vec<String> {
+        proctor_pack::render::artifact_names(&self.run.document)
     }
 
     /// Whether PromptKit's registry still holds the transition tool: not in a terminal state whose
@@ -295,8 +290,7 @@ impl Workflow {
     /// host's variables as well.
     pub(super) fn system_prompt(&self, handoff: bool) -> Result<String, String> {
         let task = self.state(&self.current)["prompt_task"].as_str().unwrap_or_default().to_string();
-        let mut given: BTreeMap<String, Value> =
-            if handoff && self.run.reader == PackProfile::PromptKit { BTreeMap::new() } else { self.run.variables.clone() };
+        let mut given: BTreeMap<String, Value> = self.run.variables.clone();
         for (name, value) in &self.artifacts {
             given.insert(format!("artifacts.{name}"), Value::String(value.clone()));
         }
@@ -305,21 +299,17 @@ impl Workflow {
         if let Some(context) = self.context.as_ref().filter(|_| handoff || self.run.reader != PackProfile::PromptKit) {
             given.insert("workflow_context".into(), Value::String(context.clone()));
         }
-        let rendered = proctor_pack::render::render(&self.run.document, &task, self.run.reader, &given).map_err(|e| e.to_string())?;
-        match (rendered.outcome, handoff) {
-            ("fallback", true) => {
-                // PromptKit's registry refuses the template outright here (no fallback mid-turn), naming
-                // every required variable that is missing or empty (registry.go:453-456,
-                // template/renderer.go ValidateRequiredVars).
-                let prompt = &self.run.document["prompts"][task.as_str()];
-                let missing: Vec<String> = proctor_pack::render::declared(prompt)
-                    .into_iter()
-                    .filter(|d| d.required && given.get(&d.name).and_then(Value::as_str).is_none_or(str::is_empty))
-                    .map(|d| d.name)
-                    .collect();
-                Err(format!("load prompt {task:?} for state: missing required variables: [{}]", missing.join(" ")))
-            }
-            ("refused", _) => Err(format!("load prompt {task:?} for state: {}", rendered.explanation.unwrap_or_default())),
+        // Each round in a state, PromptKit's resolver renders without the host's variables and fails
+        // where the conversation's first render would fall back (`state_round`).
+        let rendered = if handoff {
+            proctor_pack::render::state_round(&self.run.document, &self.current, self.run.reader, &given)
+        } else {
+            proctor_pack::render::render(&self.run.document, &task, self.run.reader, &given)
+        }
+        .map_err(|e| e.to_string())?;
+        match rendered.outcome {
+            "error" => Err(rendered.error.unwrap_or_default()),
+            "refused" => Err(format!("load prompt {task:?} for state: {}", rendered.explanation.unwrap_or_default())),
             _ => Ok(rendered.system_prompt),
         }
         .map_err(|e| if handoff { format!("provider stage: workflow handoff: {e}") } else { e })
