@@ -22,6 +22,10 @@ published modules) next to proctor and compares, in four ways:
             case's request as proctor sends it, run through the real runtime
             against the real plugin. proctor's case verdict must match
             whether the real runtime reached the case's expected decision.
+  state     For every workflow state of every example pack: the state's
+            prompt as PromptKit renders it before each round (runtime/prompt
+            and runtime/template, driven as the SDK's state resolver drives
+            them) against `proctor pack render --state`.
 
 A difference is a bug in proctor's simulation until shown otherwise; the ones
 that are understood and kept are listed, with why, in
@@ -46,6 +50,7 @@ from pathlib import Path
 from comparisons.cases import cases
 from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
+from comparisons.states import states
 from comparisons.wire import wire
 
 
@@ -68,19 +73,22 @@ def main() -> int:
     ap.add_argument("--proctor", required=True)
     ap.add_argument("--picoclaw-host", required=True)
     ap.add_argument("--promptkit-host", required=True)
+    ap.add_argument("--promptkit-state", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
-    ap.add_argument("--only", choices=["wire", "fault", "case"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--only", choices=["wire", "fault", "case", "state"], action="append", help="run only these comparisons (wire includes verify)")
     ap.add_argument("--target", action="append", help="only these targets (e.g. picoclaw-hook, promptkit-exec/tool)")
     ap.add_argument("--jobs", type=int, default=6, help="comparisons run at once (most time is spent waiting on deadlines)")
     ap.add_argument("--verbose", action="store_true", help="print equal comparisons too")
     args = ap.parse_args()
 
-    kinds = set(args.only or ["wire", "fault", "case"])
+    kinds = set(args.only or ["wire", "fault", "case", "state"])
     targets = [t for t in TARGETS if not args.target or t.name in args.target or t.family in args.target]
     listed = load_exceptions(Path(args.exceptions))
     with tempfile.TemporaryDirectory(prefix="proctor-fidelity-") as work:
         absolute = lambda p: str(Path(p).resolve())  # noqa: E731 (commands run from the repository root)
-        tools = Tools(absolute(args.proctor), absolute(args.picoclaw_host), absolute(args.promptkit_host), Path(work))
+        tools = Tools(
+            absolute(args.proctor), absolute(args.picoclaw_host), absolute(args.promptkit_host), Path(work), absolute(args.promptkit_state)
+        )
         found: list[Comparison] = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for t in targets:
@@ -91,6 +99,8 @@ def main() -> int:
                 print(f"fidelity: {t.name} compared", file=sys.stderr, flush=True)
             if "case" in kinds:
                 found += cases(tools, targets, pool)
+            if "state" in kinds and not args.target:
+                found += states(tools, pool)
 
     equal = exceptions = unexplained = 0
     seen = set()

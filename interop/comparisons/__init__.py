@@ -5,4 +5,5 @@ outcome   what a driver's lines say the runtime did
 wire      proctor's requests re-sent by the runtime's own code, and verify
 faults    proctor's verdict per mock fault against what the runtime did
 cases     the examples' cases through the runtime to the real plugin
+states    a workflow state's prompt as PromptKit renders it each round
 """

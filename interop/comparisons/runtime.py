@@ -72,10 +72,11 @@ TARGETS += [Target("promptkit-server", "tool", PROMPTKIT, "server-tool")]
 
 
 class Tools:
-    def __init__(self, proctor: str, picoclaw_host: str, promptkit_host: str, work: Path):
+    def __init__(self, proctor: str, picoclaw_host: str, promptkit_host: str, work: Path, promptkit_state: str = ""):
         self.proctor = proctor
         self.picoclaw_host = picoclaw_host
         self.promptkit_host = promptkit_host
+        self.promptkit_state = promptkit_state
         self.work = work
         self._n = itertools.count()
 
