@@ -194,6 +194,14 @@ fn an_existing_file_is_named_and_nothing_is_written() {
     let err = text(&init(template, tmp.path(), &[]).stderr);
     assert!(err.contains(templates::WORKFLOW_PATH) && err.contains(&cases.display().to_string()), "{err}");
     assert!(!tmp.path().join(template.plugin.name).exists());
+
+    // A --dir that is a file (or lies under one) is named as such.
+    for dir in [cases.clone(), cases.join("sub")] {
+        let out = init(template, &dir, &[]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("{} is a file, not a folder", cases.display())), "{err}");
+    }
 }
 
 #[test]
@@ -216,4 +224,38 @@ fn unknown_or_missing_choices_are_usage_errors_naming_the_valid_ones() {
         assert!(text(&out.stderr).contains(expected), "{args:?}: {}", text(&out.stderr));
         assert!(!dir.exists(), "{args:?} wrote something");
     }
+}
+
+#[test]
+fn a_long_lived_template_survives_a_bug_in_the_users_rule() {
+    // PicoClaw keeps one hook process for the whole session and never restarts it: an exception in
+    // the user's rule must become a JSON-RPC error for that request, not the end of the hook.
+    let template = templates::ALL.iter().find(|t| t.plugin.name == "approve_hook.py").expect("the approve template");
+    let tmp = tempfile::tempdir().unwrap();
+    assert!(init(template, tmp.path(), &[]).status.success());
+    let script = tmp.path().join("approve_hook.py");
+    let text_of = std::fs::read_to_string(&script).unwrap();
+    let broken = text_of.replacen("    arguments = params.get(\"arguments\")", "    raise ValueError(\"boom\")", 1);
+    assert_ne!(broken, text_of, "the template's rule changed: update this test");
+    std::fs::write(&script, broken).unwrap();
+    let input = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"hook.approve_tool","params":{"tool":"bash","arguments":{"command":"ls"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"hook.hello","params":{"name":"x","version":1,"modes":["approve"]}}"#,
+        "\n"
+    );
+    let mut child = Command::new("python3")
+        .arg(&script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<serde_json::Value> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!((lines[0]["id"].as_i64(), lines[0]["error"]["code"].as_i64()), (Some(1), Some(-32603)), "{lines:?}");
+    assert_eq!(lines[1]["result"]["ok"], true, "the hook still answers after the bug: {lines:?}");
+    assert!(text(&out.stderr).contains("boom"), "the bug is logged on stderr");
 }

@@ -40,6 +40,14 @@ pub(super) fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let role = role_of(args.protocol, args.role.as_deref())?;
     let template = template_of(args.protocol, role, args.lang)?;
     check_action(&args.action)?;
+    if let Some(file) = args.dir.ancestors().find(|a| a.is_file()) {
+        return Err(UsageError(format!(
+            "--dir {}: {} is a file, not a folder\nhint: name a folder (it is created when missing)",
+            args.dir.display(),
+            file.display()
+        ))
+        .into());
+    }
     let workflow = template.workflow(&args.action);
     let mut files: Vec<(PathBuf, &str)> = vec![(args.dir.join(template.plugin.name), template.plugin.contents)];
     files.extend(template.cases.iter().map(|c: &File| (args.dir.join(c.name), c.contents)));

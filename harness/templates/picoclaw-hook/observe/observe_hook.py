@@ -56,7 +56,13 @@ def main():
             reply(message["id"], error={"code": -32601, "message": "method not found"})
             continue
         params = message.get("params")
-        reply(message["id"], result=handler(params if isinstance(params, dict) else {}))
+        try:
+            result = handler(params if isinstance(params, dict) else {})
+        except Exception as error:  # a bug in your rule must not end the hook: PicoClaw would lose it for good
+            print(f"{message.get('method')}: {error!r}", file=sys.stderr, flush=True)
+            reply(message["id"], error={"code": -32603, "message": f"internal error: {error}"})
+            continue
+        reply(message["id"], result=result)
     return 0
 
 

@@ -48,6 +48,9 @@ def handle(message):
         result = run_tool(args if isinstance(args, dict) else {})
     except ToolError as err:
         return reply(request_id, error={"code": -32000, "message": str(err)})
+    except Exception as err:  # a bug in your tool must not end the process: PromptKit never restarts it
+        print(f"execute: {err!r}", file=sys.stderr, flush=True)
+        return reply(request_id, error={"code": -32603, "message": f"internal error: {err}"})
     return reply(request_id, result=result)
 
 
