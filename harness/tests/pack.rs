@@ -291,3 +291,28 @@ fn render_state_shows_what_each_round_in_a_workflow_state_gets() {
     let (code, _, err) = run(&["pack", "render", desk]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn a_pack_scenarios_journal_offers_pack_tools_as_promptkit_sends_them() {
+    // Under PromptKit each pack tool goes out in strict mode with its description (interop's `tools`
+    // comparison holds the shape to PromptKit's OpenAI provider); the documents say nothing of the
+    // wire, so under `documented` a tool is only named.
+    let scenario = "scenarios/promptpack/tool-arguments-checked-first.yaml";
+    for (profile, strict) in [("promptkit@86d9f36", true), ("documented", false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().display().to_string();
+        let (code, out, err) = run(&["run", "--no-progress", "--profile", profile, "--record-dir", &d, scenario]);
+        assert!(code == 0 || !strict, "{out}{err}");
+        let journal = std::fs::read_to_string(dir.path().join("llm.journal.jsonl")).unwrap();
+        let first: Value = serde_json::from_str(journal.lines().next().unwrap()).unwrap();
+        let tool = &first["body"]["tools"][0]["function"];
+        assert_eq!(tool["name"], "lookup_order", "{first}");
+        if strict {
+            assert_eq!(tool["strict"], true, "{tool}");
+            assert_eq!(tool["parameters"]["additionalProperties"], false, "{tool}");
+            assert!(tool["description"].as_str().unwrap().starts_with("Look up an order"), "{tool}");
+        } else {
+            assert_eq!(tool.as_object().unwrap().len(), 1, "only the name: {tool}");
+        }
+    }
+}

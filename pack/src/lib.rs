@@ -15,7 +15,8 @@
 //! - [`template`]: placeholders, and rendering a template as each implementation does;
 //! - [`check`]: all of the above for one pack under one profile;
 //! - [`render`]: the system prompt, tools and validators one prompt really gets;
-//! - [`runtime_config`]: PromptKit's RuntimeConfig, the exec plugins bound to a pack.
+//! - [`runtime_config`]: PromptKit's RuntimeConfig, the exec plugins bound to a pack;
+//! - [`wire`]: the tools a prompt offers as PromptKit's OpenAI provider sends them.
 
 pub mod check;
 pub mod diagnostic;
@@ -27,6 +28,7 @@ pub mod runtime_config;
 pub mod shape;
 pub mod source;
 pub mod template;
+pub mod wire;
 pub mod workflow;
 
 pub use check::{PackReport, check};

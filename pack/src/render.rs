@@ -26,6 +26,9 @@ pub struct RenderedPrompt {
     /// Validators the profile's implementation skips when it opens the pack, each with why.
     pub skipped_validators: Vec<String>,
     pub notes: Vec<String>,
+    /// PromptKit only: the offered pack tools as its OpenAI provider sends them ([`crate::wire`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wire_tools: Vec<Value>,
     /// With outcome `error`: the implementation's own error, word for word (the turn fails with it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -237,6 +240,13 @@ pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<St
         ),
         Outcome::Refused { message } => ("refused", Some(format!("{} refuses to render: {message}", profile.name()))),
     };
+    // What goes on the wire is PromptKit's business only; the documents do not say. Agent members
+    // (`a2a__`) are left out: their descriptor comes from an agent card proctor does not build.
+    let wire_tools = if profile.is_promptkit() {
+        crate::wire::pack_tools(pack, tools.iter().filter(|t| t.get("agent").is_none()).filter_map(|t| t["name"].as_str()))
+    } else {
+        Vec::new()
+    };
     Ok(RenderedPrompt {
         profile: profile.name().to_string(),
         prompt: key.to_string(),
@@ -248,6 +258,7 @@ pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<St
         validators,
         skipped_validators,
         notes: rendered.notes,
+        wire_tools,
         error: None,
     })
 }

@@ -47,6 +47,9 @@ pub struct LlmRequest {
     pub messages: Vec<LlmMessage>,
     /// Tool names offered.
     pub tools: Vec<String>,
+    /// The offered tools as the runtime puts them on the wire (`{"type": "function", "function":
+    /// {...}}`), for those the simulation knows; a journal writes these instead of a bare name.
+    pub tool_specs: Vec<serde_json::Value>,
 }
 
 /// What the provider answers.
@@ -240,7 +243,7 @@ mod tests {
     use crate::provider::LlmReply;
 
     fn req(role: &str, text: &str) -> LlmRequest {
-        LlmRequest { messages: vec![LlmMessage::text(role, text)], tools: vec![] }
+        LlmRequest { messages: vec![LlmMessage::text(role, text)], tools: vec![], tool_specs: vec![] }
     }
 
     #[test]

@@ -135,7 +135,7 @@ impl ChatRequest {
                 tool_call_id: m.tool_call_id.clone(),
             })
             .collect();
-        LlmRequest { messages, tools: self.tools.iter().map(|t| t.function.name.clone()).collect() }
+        LlmRequest { messages, tools: self.tools.iter().map(|t| t.function.name.clone()).collect(), tool_specs: Vec::new() }
     }
 
     /// Total characters of the conversation, for the token estimate.
@@ -168,7 +168,10 @@ pub fn request_body(request: &LlmRequest) -> Value {
         .collect();
     let mut body = json!({"model": MODEL, "messages": messages});
     if !request.tools.is_empty() {
-        body["tools"] = request.tools.iter().map(|t| json!({"type": "function", "function": {"name": t}})).collect();
+        let spec =
+            |name: &str| request.tool_specs.iter().find(|s| s.pointer("/function/name").and_then(Value::as_str) == Some(name)).cloned();
+        body["tools"] =
+            request.tools.iter().map(|t| spec(t).unwrap_or_else(|| json!({"type": "function", "function": {"name": t}}))).collect();
     }
     body
 }

@@ -188,7 +188,8 @@ impl Agent {
                                  "MaxTokens": call.options.get("max_tokens").cloned().unwrap_or(json!(0)),
                                  "Temperature": call.options.get("temperature").cloned().unwrap_or(json!(0))});
             self.emit(ctx, at, "agent.llm.request", payload).await;
-            let request = LlmRequest { messages: call.messages.clone(), tools: call.tool_names() };
+            // PicoClaw's tool definitions are already what it sends.
+            let request = LlmRequest { messages: call.messages.clone(), tools: call.tool_names(), tool_specs: call.tools.clone() };
             ctx.transcript.push(
                 "llm",
                 "request",

@@ -72,7 +72,7 @@ impl Members {
             "request",
             json!(messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>()),
         );
-        let request = LlmRequest { messages: messages.clone(), tools: Vec::new() };
+        let request = LlmRequest { messages: messages.clone(), tools: Vec::new(), tool_specs: Vec::new() };
         let text = match ctx.ask_llm(&request)? {
             LlmResponse::Reply { text, tool_calls, .. } => {
                 if !tool_calls.is_empty() {

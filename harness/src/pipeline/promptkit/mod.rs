@@ -184,8 +184,13 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         }
         // The tool selector, if any, picks the tools of this call from the user's last message.
         let query = st.messages.iter().rev().find(|m| m.role == "user").map(|m| m.content.clone()).unwrap_or_default();
-        let tools = selector::offered(ctx, &query, tool_names(ctx, st)).await;
-        let request = LlmRequest { messages: st.messages.clone(), tools };
+        let mut tools = selector::offered(ctx, &query, tool_names(ctx, st)).await;
+        if ctx.profile.name().starts_with("promptkit@") {
+            // PromptKit hands the provider its tools in name order (stages_provider.go collectProviderDescriptors).
+            tools.sort();
+        }
+        let tool_specs = ctx.scenario.pack_run.as_deref().map(|run| pack_tool_specs(run, &tools)).unwrap_or_default();
+        let request = LlmRequest { messages: st.messages.clone(), tools, tool_specs };
         ctx.transcript.push(
             "llm",
             "request",
@@ -271,6 +276,15 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
     }
     ctx.transcript.push("runtime", "error", format!("more than {MAX_ROUNDS} rounds"));
     Ok(TurnEnd::Error)
+}
+
+/// The offered pack tools as PromptKit's OpenAI provider sends them (the in-process journal writes
+/// them); the documents say nothing of the wire, and the other tools are named only.
+fn pack_tool_specs(run: &crate::scenario::pack::PackRun, offered: &[String]) -> Vec<Value> {
+    if run.reader != proctor_pack::PackProfile::PromptKit {
+        return Vec::new();
+    }
+    proctor_pack::wire::pack_tools(&run.document, offered.iter().map(String::as_str))
 }
 
 fn finish(ctx: &mut RunContext<'_>, st: &mut State, text: String) -> TurnEnd {
