@@ -26,6 +26,9 @@ published modules) next to proctor and compares, in four ways:
             prompt as PromptKit renders it before each round (runtime/prompt
             and runtime/template, driven as the SDK's state resolver drives
             them) against `proctor pack render --state`.
+  tools     For every prompt of every example pack that offers pack tools:
+            the `tools` array PromptKit's OpenAI provider builds for them
+            against the `wire_tools` of `proctor pack render`.
 
 A difference is a bug in proctor's simulation until shown otherwise; the ones
 that are understood and kept are listed, with why, in
@@ -51,6 +54,7 @@ from comparisons.cases import cases
 from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
 from comparisons.states import states
+from comparisons.tools import offered_tools
 from comparisons.wire import wire
 
 
@@ -74,20 +78,26 @@ def main() -> int:
     ap.add_argument("--picoclaw-host", required=True)
     ap.add_argument("--promptkit-host", required=True)
     ap.add_argument("--promptkit-state", required=True)
+    ap.add_argument("--promptkit-tools", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
-    ap.add_argument("--only", choices=["wire", "fault", "case", "state"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools"], action="append", help="run only these comparisons (wire includes verify)")
     ap.add_argument("--target", action="append", help="only these targets (e.g. picoclaw-hook, promptkit-exec/tool)")
     ap.add_argument("--jobs", type=int, default=6, help="comparisons run at once (most time is spent waiting on deadlines)")
     ap.add_argument("--verbose", action="store_true", help="print equal comparisons too")
     args = ap.parse_args()
 
-    kinds = set(args.only or ["wire", "fault", "case", "state"])
+    kinds = set(args.only or ["wire", "fault", "case", "state", "tools"])
     targets = [t for t in TARGETS if not args.target or t.name in args.target or t.family in args.target]
     listed = load_exceptions(Path(args.exceptions))
     with tempfile.TemporaryDirectory(prefix="proctor-fidelity-") as work:
         absolute = lambda p: str(Path(p).resolve())  # noqa: E731 (commands run from the repository root)
         tools = Tools(
-            absolute(args.proctor), absolute(args.picoclaw_host), absolute(args.promptkit_host), Path(work), absolute(args.promptkit_state)
+            absolute(args.proctor),
+            absolute(args.picoclaw_host),
+            absolute(args.promptkit_host),
+            Path(work),
+            absolute(args.promptkit_state),
+            absolute(args.promptkit_tools),
         )
         found: list[Comparison] = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -101,6 +111,8 @@ def main() -> int:
                 found += cases(tools, targets, pool)
             if "state" in kinds and not args.target:
                 found += states(tools, pool)
+            if "tools" in kinds and not args.target:
+                found += offered_tools(tools, pool)
 
     equal = exceptions = unexplained = 0
     seen = set()

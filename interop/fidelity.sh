@@ -3,7 +3,7 @@
 # and FIDELITY.md). Builds the two Go drivers from the runtimes' published
 # modules, then compares. Usage, from anywhere:
 #
-#   interop/fidelity.sh [--only wire|fault|case|state] [--target NAME] [--verbose]
+#   interop/fidelity.sh [--only wire|fault|case|state|tools] [--target NAME] [--verbose]
 #
 # PROCTOR_BIN: the proctor binary (default: target/release/proctor, built if missing).
 # PROCTOR_PYTHON: a Python 3.11+ with PyYAML (default: python3).
@@ -17,11 +17,13 @@ command -v go >/dev/null || { echo "fidelity: go is required (Go 1.26; the modul
 for driver in picoclaw promptkit; do
   (cd "$here/$driver" && go build -mod=readonly -o "$bin/$driver-host" "./cmd/$driver-host")
 done
-(cd "$here/promptkit" && go build -mod=readonly -o "$bin/promptkit-state" ./cmd/promptkit-state)
+for oracle in promptkit-state promptkit-tools; do
+  (cd "$here/promptkit" && go build -mod=readonly -o "$bin/$oracle" "./cmd/$oracle")
+done
 
 proctor="${PROCTOR_BIN:-$root/target/release/proctor}"
 if [ ! -x "$proctor" ]; then
   (cd "$root" && cargo build --release --locked)
 fi
 exec "${PROCTOR_PYTHON:-python3}" "$here/fidelity.py" --proctor "$proctor" \
-  --picoclaw-host "$bin/picoclaw-host" --promptkit-host "$bin/promptkit-host" --promptkit-state "$bin/promptkit-state" "$@"
+  --picoclaw-host "$bin/picoclaw-host" --promptkit-host "$bin/promptkit-host" --promptkit-state "$bin/promptkit-state" --promptkit-tools "$bin/promptkit-tools" "$@"

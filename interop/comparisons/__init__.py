@@ -6,4 +6,5 @@ wire      proctor's requests re-sent by the runtime's own code, and verify
 faults    proctor's verdict per mock fault against what the runtime did
 cases     the examples' cases through the runtime to the real plugin
 states    a workflow state's prompt as PromptKit renders it each round
+tools     a prompt's pack tools as PromptKit's OpenAI provider sends them
 """
