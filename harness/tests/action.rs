@@ -35,6 +35,7 @@ impl Job {
                     .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
             )
             .expect("PATH"),
+            os: "Linux".to_string(),
         };
         for dir in [&runner.workspace, &runner.temp] {
             std::fs::create_dir_all(dir).expect("job dirs");
@@ -190,4 +191,28 @@ fn a_wheel_that_does_not_exist_stops_the_job_before_certifying() {
     assert!(outcome.step("install").stdout.contains("::error title=proctor::wheel: no file dist/nothing.whl"), "{log}");
     assert_eq!(outcome.outputs["verdict"], "", "{log}");
     assert_eq!(outcome.summary, "", "{log}");
+}
+
+/// The families `proctor certify --help` lists for `--protocol`.
+fn protocol_families() -> String {
+    let help = std::process::Command::new(proctor()).args(["certify", "--help"]).output().expect("proctor certify --help");
+    let help = String::from_utf8(help.stdout).expect("UTF-8 help");
+    let line = help.lines().find_map(|l| l.trim().strip_prefix("Protocol family: ")).expect("the --protocol help line");
+    line.to_string()
+}
+
+#[test]
+fn a_required_input_left_out_is_empty_and_an_empty_protocol_is_refused() {
+    let job = Job::new();
+    // GitHub does not enforce `required` for composite actions: the input arrives empty, with a warning.
+    let outcome = job.run(&[("command", &mock_command(""))]);
+    let log = outcome.log();
+    assert_eq!(outcome.warnings, ["Input required and not supplied: protocol"], "{log}");
+    assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.step("certify").stdout.contains("::error title=proctor::protocol: it is empty"), "{log}");
+    let families = protocol_families();
+    assert!(outcome.summary.contains("    error: protocol: it is empty"), "{log}");
+    assert!(outcome.summary.contains(&families), "the summary names the families ({families}): {log}");
+    assert!(!outcome.step("certify").stdout.contains("proctor: "), "proctor never ran: {log}");
 }
