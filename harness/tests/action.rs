@@ -216,3 +216,17 @@ fn a_required_input_left_out_is_empty_and_an_empty_protocol_is_refused() {
     assert!(outcome.summary.contains(&families), "the summary names the families ({families}): {log}");
     assert!(!outcome.step("certify").stdout.contains("proctor: "), "proctor never ran: {log}");
 }
+
+#[test]
+fn a_runner_that_is_not_linux_is_refused_by_the_first_step_with_the_reason_in_the_summary() {
+    let mut job = Job::new();
+    job.runner.os = "macOS".to_string();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command(""))]);
+    let log = outcome.log();
+    // certify is skipped after the failure; the summary and exit steps run always() and say why.
+    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(2)], "{log}");
+    assert!(outcome.step("install").stdout.contains("::error title=proctor::runner: this action runs on Linux runners only"), "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.summary.starts_with("## proctor certify: the plugin could not be judged"), "{log}");
+    assert!(outcome.summary.contains("    error: runner: this action runs on Linux runners only, and this one is macOS"), "{log}");
+}
