@@ -184,13 +184,53 @@ fn a_working_directory_that_does_not_exist_is_refused() {
 #[test]
 fn a_wheel_that_does_not_exist_stops_the_job_before_certifying() {
     let job = Job::new();
-    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/nothing.whl")]);
+    // A newline in the input cannot start a workflow command of its own in the log.
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/nothing.whl\n::warning::x")]);
     let log = outcome.log();
-    // certify is skipped after the failure; the summary and exit steps run always() and have nothing to report.
-    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(1)], "{log}");
-    assert!(outcome.step("install").stdout.contains("::error title=proctor::wheel: no file dist/nothing.whl"), "{log}");
-    assert_eq!(outcome.outputs["verdict"], "", "{log}");
-    assert_eq!(outcome.summary, "", "{log}");
+    // certify is skipped after the failure; the summary and exit steps run always() and say why.
+    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(2)], "{log}");
+    let install = &outcome.step("install").stdout;
+    assert!(install.contains("::error title=proctor::wheel: no file matches dist/nothing.whl%0A::warning::x"), "{log}");
+    assert!(!install.lines().any(|l| l.starts_with("::warning")), "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.summary.contains("    error: wheel: no file matches dist/nothing.whl"), "{log}");
+}
+
+/// A glob names the wheel when it matches one file, and is refused, naming
+/// the files, when it matches several (two builds left in dist/).
+#[test]
+fn a_wheel_glob_must_match_exactly_one_file() {
+    let job = Job::new();
+    std::fs::create_dir_all(job.workspace("dist")).unwrap();
+    for name in ["proctor-0.1.0-a.whl", "proctor-0.2.0-a.whl"] {
+        std::fs::write(job.workspace("dist").join(name), "not a wheel").unwrap();
+    }
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/proctor-*.whl")]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(2)], "{log}");
+    assert!(
+        outcome
+            .summary
+            .contains("    error: wheel: dist/proctor-*.whl matches 2 files, give one: dist/proctor-0.1.0-a.whl dist/proctor-0.2.0-a.whl"),
+        "{log}"
+    );
+
+    // One match: the glob is expanded and that file installed. A python3 that
+    // fails at once stands in for the venv, which would take seconds to make.
+    std::fs::remove_file(job.workspace("dist/proctor-0.2.0-a.whl")).unwrap();
+    let mut job = job;
+    let bin = job.workspace("../fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let python3 = bin.join("python3");
+    std::fs::write(&python3, "#!/bin/sh\necho \"python3 $*\"\nexit 3\n").unwrap();
+    std::fs::set_permissions(&python3, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    job.runner.path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&job.runner.path))).unwrap();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/proctor-*.whl")]);
+    let log = outcome.log();
+    let install = &outcome.step("install").stdout;
+    assert!(install.contains("Installing proctor from the wheel dist/proctor-0.1.0-a.whl"), "{log}");
+    assert!(install.contains("python3 -m venv"), "{log}");
+    assert_eq!(outcome.failure().map(|(step, code)| (step.label.as_str(), code)), Some(("install", 3)), "{log}");
 }
 
 /// The families `proctor certify --help` lists for `--protocol`.
