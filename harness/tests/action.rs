@@ -270,3 +270,29 @@ fn a_runner_that_is_not_linux_is_refused_by_the_first_step_with_the_reason_in_th
     assert!(outcome.summary.starts_with("## proctor certify: the plugin could not be judged"), "{log}");
     assert!(outcome.summary.contains("    error: runner: this action runs on Linux runners only, and this one is macOS"), "{log}");
 }
+
+#[test]
+fn output_files_in_folders_that_do_not_exist_get_their_folders() {
+    let job = Job::new();
+    let outcome = job.run(&[
+        ("protocol", "picoclaw-hook"),
+        ("command", &mock_command("")),
+        ("certificate", "out/certs/plugin.cert.json"),
+        ("badge", "out/badges/plugin.json"),
+        ("junit", "reports/junit/proctor.xml"),
+    ]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0); 4], "{log}");
+    assert_eq!(Path::new(&outcome.outputs["certificate"]), job.workspace("out/certs/plugin.cert.json"), "{log}");
+    assert_eq!(json(&outcome.outputs["certificate"])["verdict"], "conformant");
+    assert_eq!(json(&outcome.outputs["badge"])["schemaVersion"], 1);
+    assert!(job.workspace("reports/junit/proctor.xml").is_file(), "{log}");
+
+    // A folder that cannot be made (a file is in the way) is the user's mistake, named as such.
+    std::fs::write(job.workspace("blocked"), "").unwrap();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("junit", "blocked/proctor.xml")]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
+    assert!(outcome.summary.contains("    error: junit: cannot create the folder "), "{log}");
+    assert!(outcome.summary.contains("/blocked: mkdir: "), "{log}");
+}
