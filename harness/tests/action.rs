@@ -296,3 +296,33 @@ fn output_files_in_folders_that_do_not_exist_get_their_folders() {
     assert!(outcome.summary.contains("    error: junit: cannot create the folder "), "{log}");
     assert!(outcome.summary.contains("/blocked: mkdir: "), "{log}");
 }
+
+#[test]
+fn shell_operators_outside_quotes_are_refused_with_the_way_to_use_a_shell() {
+    for (command, operator) in
+        [("python3 hook.py; touch X", ";"), ("a && b", "&&"), ("a | b", "|"), ("python3 hook.py > out", ">"), ("a 2>&1", ">&")]
+    {
+        let job = Job::new();
+        let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", command)]);
+        let log = outcome.log();
+        assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{command}: {log}");
+        assert_eq!(outcome.outputs["verdict"], "error", "{command}: {log}");
+        let reason = format!(
+            "    error: command: {operator} is a shell operator, but the command runs without a shell: write sh -c '...' explicitly"
+        );
+        assert!(outcome.summary.contains(&reason), "{command}: {log}");
+    }
+}
+
+#[test]
+fn shell_operators_inside_quotes_are_words() {
+    let job = Job::new();
+    // `;` quoted twice: inside the script sh runs, and as a word of its own ($0).
+    let command = format!("sh -c 'exec \"$1\" mock-plugin --protocol picoclaw-hook; exit 9' ';' '{}'", proctor());
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("profiles", "documented"), ("command", &command)]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0); 4], "{log}");
+    assert_eq!(outcome.outputs["verdict"], "conformant", "{log}");
+    let certificate = json(&outcome.outputs["certificate"]);
+    assert_eq!(certificate["command"][3], ";", "{log}");
+}
