@@ -35,6 +35,7 @@ impl Job {
                     .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
             )
             .expect("PATH"),
+            os: "Linux".to_string(),
         };
         for dir in [&runner.workspace, &runner.temp] {
             std::fs::create_dir_all(dir).expect("job dirs");
@@ -183,11 +184,161 @@ fn a_working_directory_that_does_not_exist_is_refused() {
 #[test]
 fn a_wheel_that_does_not_exist_stops_the_job_before_certifying() {
     let job = Job::new();
-    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/nothing.whl")]);
+    // A newline in the input cannot start a workflow command of its own in the log.
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/nothing.whl\n::warning::x")]);
     let log = outcome.log();
-    // certify is skipped after the failure; the summary and exit steps run always() and have nothing to report.
-    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(1)], "{log}");
-    assert!(outcome.step("install").stdout.contains("::error title=proctor::wheel: no file dist/nothing.whl"), "{log}");
-    assert_eq!(outcome.outputs["verdict"], "", "{log}");
-    assert_eq!(outcome.summary, "", "{log}");
+    // certify is skipped after the failure; the summary and exit steps run always() and say why.
+    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(2)], "{log}");
+    let install = &outcome.step("install").stdout;
+    assert!(install.contains("::error title=proctor::wheel: no file matches dist/nothing.whl%0A::warning::x"), "{log}");
+    assert!(!install.lines().any(|l| l.starts_with("::warning")), "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.summary.contains("    error: wheel: no file matches dist/nothing.whl"), "{log}");
+}
+
+/// A glob names the wheel when it matches one file, and is refused, naming
+/// the files, when it matches several (two builds left in dist/).
+#[test]
+fn a_wheel_glob_must_match_exactly_one_file() {
+    let job = Job::new();
+    std::fs::create_dir_all(job.workspace("dist")).unwrap();
+    for name in ["proctor-0.1.0-a.whl", "proctor-0.2.0-a.whl"] {
+        std::fs::write(job.workspace("dist").join(name), "not a wheel").unwrap();
+    }
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/proctor-*.whl")]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(2)], "{log}");
+    assert!(
+        outcome
+            .summary
+            .contains("    error: wheel: dist/proctor-*.whl matches 2 files, give one: dist/proctor-0.1.0-a.whl dist/proctor-0.2.0-a.whl"),
+        "{log}"
+    );
+
+    // One match: the glob is expanded and that file installed. A python3 that
+    // fails at once stands in for the venv, which would take seconds to make.
+    std::fs::remove_file(job.workspace("dist/proctor-0.2.0-a.whl")).unwrap();
+    let mut job = job;
+    let bin = job.workspace("../fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let python3 = bin.join("python3");
+    std::fs::write(&python3, "#!/bin/sh\necho \"python3 $*\"\nexit 3\n").unwrap();
+    std::fs::set_permissions(&python3, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    job.runner.path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&job.runner.path))).unwrap();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", "dist/proctor-*.whl")]);
+    let log = outcome.log();
+    let install = &outcome.step("install").stdout;
+    assert!(install.contains("Installing proctor from the wheel dist/proctor-0.1.0-a.whl"), "{log}");
+    assert!(install.contains("python3 -m venv"), "{log}");
+    assert_eq!(outcome.failure().map(|(step, code)| (step.label.as_str(), code)), Some(("install", 3)), "{log}");
+}
+
+/// The families `proctor certify --help` lists for `--protocol`.
+fn protocol_families() -> String {
+    let help = std::process::Command::new(proctor()).args(["certify", "--help"]).output().expect("proctor certify --help");
+    let help = String::from_utf8(help.stdout).expect("UTF-8 help");
+    let line = help.lines().find_map(|l| l.trim().strip_prefix("Protocol family: ")).expect("the --protocol help line");
+    line.to_string()
+}
+
+#[test]
+fn a_required_input_left_out_is_empty_and_an_empty_protocol_is_refused() {
+    let job = Job::new();
+    // GitHub does not enforce `required` for composite actions: the input arrives empty, with a warning.
+    let outcome = job.run(&[("command", &mock_command(""))]);
+    let log = outcome.log();
+    assert_eq!(outcome.warnings, ["Input required and not supplied: protocol"], "{log}");
+    assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.step("certify").stdout.contains("::error title=proctor::protocol: it is empty"), "{log}");
+    let families = protocol_families();
+    assert!(outcome.summary.contains("    error: protocol: it is empty"), "{log}");
+    assert!(outcome.summary.contains(&families), "the summary names the families ({families}): {log}");
+    assert!(!outcome.step("certify").stdout.contains("proctor: "), "proctor never ran: {log}");
+}
+
+#[test]
+fn a_runner_that_is_not_linux_is_refused_by_the_first_step_with_the_reason_in_the_summary() {
+    let mut job = Job::new();
+    job.runner.os = "macOS".to_string();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command(""))]);
+    let log = outcome.log();
+    // certify is skipped after the failure; the summary and exit steps run always() and say why.
+    assert_eq!(exits(&outcome), [Some(2), None, Some(0), Some(2)], "{log}");
+    assert!(outcome.step("install").stdout.contains("::error title=proctor::runner: this action runs on Linux runners only"), "{log}");
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.summary.starts_with("## proctor certify: the plugin could not be judged"), "{log}");
+    assert!(outcome.summary.contains("    error: runner: this action runs on Linux runners only, and this one is macOS"), "{log}");
+}
+
+#[test]
+fn output_files_in_folders_that_do_not_exist_get_their_folders() {
+    let job = Job::new();
+    let outcome = job.run(&[
+        ("protocol", "picoclaw-hook"),
+        ("command", &mock_command("")),
+        ("certificate", "out/certs/plugin.cert.json"),
+        ("badge", "out/badges/plugin.json"),
+        ("junit", "reports/junit/proctor.xml"),
+    ]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0); 4], "{log}");
+    assert_eq!(Path::new(&outcome.outputs["certificate"]), job.workspace("out/certs/plugin.cert.json"), "{log}");
+    assert_eq!(json(&outcome.outputs["certificate"])["verdict"], "conformant");
+    assert_eq!(json(&outcome.outputs["badge"])["schemaVersion"], 1);
+    assert!(job.workspace("reports/junit/proctor.xml").is_file(), "{log}");
+
+    // A folder that cannot be made (a file is in the way) is the user's mistake, named as such.
+    std::fs::write(job.workspace("blocked"), "").unwrap();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("junit", "blocked/proctor.xml")]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
+    assert!(outcome.summary.contains("    error: junit: cannot create the folder "), "{log}");
+    assert!(outcome.summary.contains("/blocked: mkdir: "), "{log}");
+}
+
+#[test]
+fn shell_operators_outside_quotes_are_refused_with_the_way_to_use_a_shell() {
+    for (command, operator) in
+        [("python3 hook.py; touch X", ";"), ("a && b", "&&"), ("a | b", "|"), ("python3 hook.py > out", ">"), ("a 2>&1", ">&")]
+    {
+        let job = Job::new();
+        let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", command)]);
+        let log = outcome.log();
+        assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{command}: {log}");
+        assert_eq!(outcome.outputs["verdict"], "error", "{command}: {log}");
+        let reason = format!(
+            "    error: command: {operator} is a shell operator, but the command runs without a shell: write sh -c '...' explicitly"
+        );
+        assert!(outcome.summary.contains(&reason), "{command}: {log}");
+    }
+}
+
+#[test]
+fn shell_operators_inside_quotes_are_words() {
+    let job = Job::new();
+    // `;` quoted twice: inside the script sh runs, and as a word of its own ($0).
+    let command = format!("sh -c 'exec \"$1\" mock-plugin --protocol picoclaw-hook; exit 9' ';' '{}'", proctor());
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("profiles", "documented"), ("command", &command)]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0); 4], "{log}");
+    assert_eq!(outcome.outputs["verdict"], "conformant", "{log}");
+    let certificate = json(&outcome.outputs["certificate"]);
+    assert_eq!(certificate["command"][3], ";", "{log}");
+}
+
+/// The summary's second certify run can fail where the first did not: here
+/// the plugin breaks the baseline file once the first run has read it.
+#[test]
+fn a_summary_run_without_a_report_keeps_the_first_runs_verdict() {
+    let job = Job::new();
+    std::fs::write(job.workspace("base.yaml"), "expected_failures: []\n").unwrap();
+    let command = format!("sh -c 'echo broken > base.yaml; exec \"$0\" mock-plugin --protocol picoclaw-hook' '{}'", proctor());
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("profiles", "documented"), ("baseline", "base.yaml"), ("command", &command)]);
+    let log = outcome.log();
+    assert_eq!(exits(&outcome), [Some(0); 4], "the first run's exit code: {log}");
+    assert_eq!(outcome.outputs["verdict"], "conformant", "{log}");
+    assert!(!outcome.summary.contains("could not be judged"), "{log}");
+    assert!(outcome.summary.starts_with("## proctor certify: conformant (exit 0); the Markdown report could not be produced"), "{log}");
+    assert!(outcome.summary.contains("    error: invalid baseline base.yaml:1:1"), "the second run's reason: {log}");
 }

@@ -7,7 +7,9 @@
 //! `outputs:` are evaluated; `GITHUB_OUTPUT`, `GITHUB_ENV`, `GITHUB_PATH` and
 //! `GITHUB_STEP_SUMMARY` are fresh files for each step, read back after it
 //! (outputs by step id, variables and PATH entries for the steps after it,
-//! summaries concatenated); `if:` decides whether a step runs after a failure.
+//! summaries concatenated); `if:` decides whether a step runs after a failure;
+//! a `required` input left out gets its default (or "") and a warning, since
+//! GitHub does not enforce `required` for composite actions.
 //!
 //! What it refuses, so that the test fails when the action outgrows it: any
 //! step key, expression or condition it does not implement, the
@@ -96,6 +98,8 @@ pub struct Runner {
     pub files: PathBuf,
     /// The job's PATH before any step added to it.
     pub path: OsString,
+    /// `RUNNER_OS`: `Linux`, `macOS` or `Windows` on GitHub.
+    pub os: String,
 }
 
 /// What one step did; `exit` is `None` when its `if:` skipped it.
@@ -110,6 +114,8 @@ pub struct StepRun {
 
 #[derive(Debug)]
 pub struct Outcome {
+    /// The runner's own warnings (`##[warning]...` lines in the job log).
+    pub warnings: Vec<String>,
     pub steps: Vec<StepRun>,
     pub outputs: BTreeMap<String, String>,
     pub summary: String,
@@ -129,6 +135,9 @@ impl Outcome {
     /// Every step's exit and output, for assertion messages.
     pub fn log(&self) -> String {
         let mut log = String::new();
+        for warning in &self.warnings {
+            log.push_str(&format!("##[warning]{warning}\n"));
+        }
         for s in &self.steps {
             let exit = s.exit.map_or("skipped".to_string(), |c| format!("exit {c}"));
             log.push_str(&format!("--- {} ({exit})\n{}{}", s.label, s.stdout, s.stderr));
@@ -153,7 +162,7 @@ impl Runner {
         if action.runs.using != "composite" {
             return Err(format!("runs.using is {:?}; this runner plays composite actions", action.runs.using));
         }
-        let inputs = resolve_inputs(action, given)?;
+        let (inputs, warnings) = resolve_inputs(action, given)?;
         let step_ids: BTreeSet<&str> = action.runs.steps.iter().filter_map(|s| s.id.as_deref()).collect();
         let (action_path, temp) = (utf8(&self.action_path)?, utf8(&self.temp)?);
         let mut step_outputs = BTreeMap::new();
@@ -191,7 +200,7 @@ impl Runner {
         for (name, output) in &action.outputs {
             outputs.insert(name.clone(), evaluate(&output.value, &context)?);
         }
-        Ok(Outcome { steps, outputs, summary })
+        Ok(Outcome { warnings, steps, outputs, summary })
     }
 
     fn run_script(
@@ -232,6 +241,7 @@ impl Runner {
             .env("GITHUB_ACTION_PATH", &self.action_path)
             .env("GITHUB_WORKSPACE", &self.workspace)
             .env("RUNNER_TEMP", &self.temp)
+            .env("RUNNER_OS", &self.os)
             .stdin(Stdio::null())
             .output()
             .map_err(|e| format!("step {label}: cannot start bash: {e}"))?;
@@ -272,25 +282,33 @@ impl StepFiles {
     }
 }
 
-/// Every declared input's value: the one given, or its default. An input the
-/// action does not declare, or a required one not given, is the caller's bug.
-fn resolve_inputs(action: &Action, given: &[(&str, &str)]) -> Result<BTreeMap<String, String>, String> {
+/// Every declared input's value: the one given, or its default (else ""),
+/// and the warnings the runner logs. A `required` input left out is no error:
+/// GitHub does not enforce `required` for composite actions, so the action
+/// must refuse an empty value itself; the runner only warns. An input the
+/// action does not declare is the caller's bug.
+fn resolve_inputs(action: &Action, given: &[(&str, &str)]) -> Result<(BTreeMap<String, String>, Vec<String>), String> {
     if let Some((name, _)) = given.iter().find(|(name, _)| !action.inputs.contains_key(*name)) {
         return Err(format!("input {name:?} is not declared by the action"));
     }
     let mut inputs = BTreeMap::new();
+    let mut warnings = Vec::new();
     for (name, input) in &action.inputs {
         let value = match given.iter().rev().find(|(n, _)| n == name) {
             Some((_, value)) => value.to_string(),
-            None if input.required => return Err(format!("input {name:?} is required")),
-            None => input.default.clone().unwrap_or_default(),
+            None => {
+                if input.required {
+                    warnings.push(format!("Input required and not supplied: {name}"));
+                }
+                input.default.clone().unwrap_or_default()
+            }
         };
         if value.contains("${{") && !given.iter().any(|(n, _)| n == name) {
             return Err(format!("input {name:?}: an expression in a default is not implemented here"));
         }
         inputs.insert(name.clone(), value);
     }
-    Ok(inputs)
+    Ok((inputs, warnings))
 }
 
 /// Whether a step runs, from its `if:` and whether an earlier step failed.
@@ -322,8 +340,21 @@ fn evaluate(text: &str, context: &Context) -> Result<String, String> {
     Ok(out)
 }
 
-/// One expression: a context property the action uses, nothing else.
+/// One expression: context properties joined by `||`, which (as GitHub
+/// evaluates it) gives the first operand that is not "", else the last.
 fn value_of(expression: &str, context: &Context) -> Result<String, String> {
+    let mut value = String::new();
+    for operand in expression.split("||") {
+        value = property(operand.trim(), context)?;
+        if !value.is_empty() {
+            break;
+        }
+    }
+    Ok(value)
+}
+
+/// One context property the action uses, nothing else.
+fn property(expression: &str, context: &Context) -> Result<String, String> {
     let parts: Vec<&str> = expression.split('.').collect();
     let name_like = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if !parts.iter().all(|p| name_like(p)) {
