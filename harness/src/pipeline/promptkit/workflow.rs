@@ -130,7 +130,7 @@ impl Workflow {
         if promptkit {
             tools.extend(listed(&self.conversation_state).into_iter().filter(|t| member_tool(t)).map(|t| format!("a2a__{t}")));
         }
-        if !terminal(self.state(&self.current)) {
+        if !terminal(self.state(&self.current)) && self.transition_registered() {
             tools.push(TRANSITION.into());
         }
         if !self.artifact_names().is_empty() {
@@ -165,9 +165,13 @@ impl Workflow {
     }
 
     /// Whether PromptKit's registry still holds the transition tool: not in a terminal state whose
-    /// conversation opened there (in the turn that entered it, the cached tool still runs).
+    /// conversation opened there (in the turn that entered it, the cached tool still runs), and not
+    /// in an `orchestration: external` one either, where only the host moves the workflow
+    /// (transition_executor.go:167-176 registers nothing there).
     fn transition_registered(&self) -> bool {
-        !(terminal(self.state(&self.current)) && self.conversation_state == self.current)
+        let state = self.state(&self.current);
+        let external = state["orchestration"].as_str() == Some("external");
+        !((terminal(state) || external) && self.conversation_state == self.current)
     }
 
     /// Whether the turn stops in the state just entered: one `orchestration: external` (RFC 0009:
