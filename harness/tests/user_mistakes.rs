@@ -402,3 +402,19 @@ fn crash_after_without_its_fault_is_refused_where_it_is_written() {
     assert_eq!(code, 2);
     assert!(err.contains("hint: add --fault crash-after"), "{err}");
 }
+
+#[test]
+fn a_pack_scenario_with_preloaded_path_skills_says_this_run_is_not_promptkits() {
+    // PromptKit activates `preload` skills as the conversation opens; proctor does not read SKILL.md
+    // folders, so the run passes on a conversation PromptKit would not have, and must say so.
+    let dir = tempfile::tempdir().unwrap();
+    let pack = r#"{"id": "sk", "name": "Skills", "version": "1.0.0", "template_engine": {"version": "v1", "syntax": "{{variable}}"},
+        "prompts": {"chat": {"id": "chat", "name": "Chat", "version": "1.0.0", "system_template": "You help."}},
+        "skills": [{"path": "skills/refunds", "preload": true}, "skills/other"]}"#;
+    write(dir.path(), "p.pack.json", pack);
+    let scenario = "id: t/skills\nruntime: promptkit\npack: p.pack.json\nprompt: chat\nllm:\n  - reply: {text: hi}\nturns:\n  - user: hello\nexpect:\n  outcome: completed\n";
+    let (code, out) = run_one(dir.path(), scenario);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("!! skills at `skills/refunds` are preloaded: PromptKit activates them as the conversation opens"), "{out}");
+    assert!(!out.contains("skills/other"), "a path skill without preload is a note, not a warning: {out}");
+}

@@ -34,11 +34,41 @@ pub struct PackSetup {
     pub tools: Vec<String>,
     /// What proctor did not run, and why (built-in evals, validators it does not simulate).
     pub notes: Vec<String>,
+    /// Where this run cannot be what PromptKit's would be: said loudly, as a fallback is.
+    pub warnings: Vec<String>,
 }
 
 impl PackSetup {
     pub fn record(&self) -> Value {
-        json!({"outcome": self.outcome, "system_prompt": self.system_prompt, "explanation": self.explanation, "tools": self.tools, "notes": self.notes})
+        let mut record = json!({"outcome": self.outcome, "system_prompt": self.system_prompt, "explanation": self.explanation, "tools": self.tools, "notes": self.notes});
+        if !self.warnings.is_empty() {
+            record["warnings"] = json!(self.warnings);
+        }
+        record
+    }
+}
+
+/// Skills given as a path (a folder of SKILL.md files), which proctor does not read: a note, and a
+/// warning when PromptKit would activate them as the conversation opens (`preload`,
+/// runtime/prompt/pack.go:132, sdk/capability_skills.go:90), since then every PromptKit
+/// conversation starts with instructions this run cannot give.
+fn path_skills(pack: &Value, notes: &mut Vec<String>, warnings: &mut Vec<String>) {
+    for skill in pack["skills"].as_array().into_iter().flatten() {
+        let (path, preload) = match skill {
+            Value::String(path) => (path.as_str(), false),
+            Value::Object(source) => match source.get("path").and_then(Value::as_str) {
+                Some(path) => (path, source.get("preload").and_then(Value::as_bool) == Some(true)),
+                None => continue,
+            },
+            _ => continue,
+        };
+        if preload {
+            warnings.push(format!(
+                "skills at `{path}` are preloaded: PromptKit activates them as the conversation opens, but proctor does not read SKILL.md folders, so this run has neither their instructions nor their tools"
+            ));
+        } else {
+            notes.push(format!("skills at `{path}` are a SKILL.md folder proctor does not read: activating one fails here"));
+        }
     }
 }
 
@@ -191,7 +221,10 @@ pub fn expand(scenario: &Scenario, profile: Profile, root: &Path) -> Result<(Sce
     expanded.offered_tools = Some(offered.clone());
     expanded.pack_run =
         Some(std::sync::Arc::new(PackRun { document: document.value.clone(), reader, variables: scenario.variables.clone(), opening }));
+    let mut warnings = Vec::new();
+    path_skills(&document.value, &mut notes, &mut warnings);
     let setup = PackSetup {
+        warnings,
         system_prompt: expanded.system_prompt.clone(),
         outcome: rendered.outcome,
         explanation: rendered.explanation,
