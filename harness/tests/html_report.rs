@@ -37,6 +37,28 @@ fn strings(value: Value) -> Vec<String> {
     value.as_array().expect("an array").iter().map(|v| v.as_str().expect("a string").to_string()).collect()
 }
 
+/// Scrolls the first verdict cell of the matrix (a `td` of its first row) into view inside its
+/// table box, then says where it lies: `[left, right, window width, what is drawn at its centre]`.
+/// The sticky first column stays in view while the box scrolls, so it must leave room for the cell.
+fn first_verdict_cell(browser: &Browser) -> Value {
+    browser.eval(
+        "const cell = document.querySelector('table.matrix tbody tr td:last-child'); \
+         cell.closest('.scroll').scrollIntoView(); cell.scrollIntoView({block: 'center', inline: 'end'}); \
+         const r = cell.getBoundingClientRect(); \
+         const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2); \
+         return [r.left, r.right, window.innerWidth, cell.contains(top) ? 'the cell' : (top ? top.outerHTML.slice(0, 80) : 'nothing')]",
+        json!([]),
+    )
+}
+
+/// Asserts the first verdict cell of the matrix can be read at this width.
+fn assert_first_verdict_cell_visible(browser: &Browser, page: &str) {
+    let seen = first_verdict_cell(browser);
+    let (left, right, width) = (seen[0].as_f64().unwrap(), seen[1].as_f64().unwrap(), seen[2].as_f64().unwrap());
+    assert!(left >= 0.0 && right <= width, "{page}: the verdict cell lies outside the window: {seen}");
+    assert_eq!(seen[3], json!("the cell"), "{page}: the verdict cell is covered: {seen}");
+}
+
 fn screenshot(browser: &Browser, name: &str) {
     if let Some(dir) = std::env::var_os("PROCTOR_HTML_SCREENSHOTS") {
         browser.screenshot(&PathBuf::from(dir).join(name));
@@ -136,6 +158,24 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     assert!(w[0] <= w[1], "the page is wider ({}) than the window ({})", w[0], w[1]);
     assert!(w[2] > w[3], "the matrix does not scroll inside its box at this width: {w:?}");
     screenshot(&browser, "narrow.png");
+    assert_first_verdict_cell_visible(&browser, "certify");
+    screenshot(&browser, "narrow-scrolled.png");
+
+    // The pack grid at the same width: its first column (the pack) stays in view and leaves room
+    // for the verdicts it slides over.
+    let packs = dir.path().join("packs.html");
+    let out = Command::new(common::proctor())
+        .current_dir(common::repo_root())
+        .args(["pack", "check", "--format", "html", "--output"])
+        .arg(&packs)
+        .arg("examples/promptpack")
+        .output()
+        .expect("run proctor pack check");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    browser.open(&packs);
+    screenshot(&browser, "packs-narrow.png");
+    assert_first_verdict_cell_visible(&browser, "pack check");
+    screenshot(&browser, "packs-narrow-scrolled.png");
 
     // A plugin writing markup: nothing runs, nothing is added to the page, the bytes read as text.
     browser.resize(1280, 1000);

@@ -156,11 +156,25 @@ fn a_pack_shows_each_diagnostic_at_its_place_per_profile() {
         PackReport { file: file.clone(), profile: "documented".into(), valid: false, diagnostics: vec![diagnostic] },
         PackReport { file: file.clone(), profile: "promptkit@86d9f36".into(), valid: true, diagnostics: Vec::new() },
     ];
-    let page = super::packs(&reports, &[]);
+    let page = super::packs(&reports, &[], &[]);
     assert_eq!(page.matches("<script").count(), 1);
     assert!(page.contains("data-verdict=\"invalid\""));
     assert!(page.contains(&format!("<code class=\"location\">{HOSTILE_ESCAPED}.pack.json:12:5</code>")));
     assert!(page.contains("<tr data-rule=\"PACK-DUPLICATE-KEY\">"));
     assert!(page.contains(&format!("bad {HOSTILE_ESCAPED}<br>")));
     assert!(page.contains("<td data-status=\"valid\"><a href=\"#k1\">"));
+}
+
+#[test]
+fn the_pack_grid_names_a_pack_from_the_folder_given_and_keeps_its_whole_path_in_reach() {
+    let reports = [PackReport {
+        file: "examples/promptpack/agents.pack.json".into(),
+        profile: "documented".into(),
+        valid: true,
+        diagnostics: Vec::new(),
+    }];
+    let page = super::packs(&reports, &[], &["examples/promptpack/".to_string()]);
+    assert!(page.contains("<th scope=\"row\" title=\"examples/promptpack/agents.pack.json\"><code>agents.pack.json</code></th>"), "{page}");
+    let page = super::packs(&reports, &[], &["examples/promptpack/agents.pack.json".to_string()]);
+    assert!(page.contains("<code>examples/promptpack/agents.pack.json</code></th>"), "a file given by name keeps its name");
 }
