@@ -33,6 +33,11 @@ fn certify_html(flags: &[&str], plugin: &[String], file: &Path) -> i32 {
     out.status.code().unwrap_or(-1)
 }
 
+/// Whether another result of `report` could not be tested because `check` failed (same profile).
+fn blocks_others(report: &Value, check: &Value) -> bool {
+    report["checks"].as_array().unwrap().iter().any(|o| o["detail"]["blocked_by"] == check["id"] && o["profile"] == check["profile"])
+}
+
 fn strings(value: Value) -> Vec<String> {
     value.as_array().expect("an array").iter().map(|v| v.as_str().expect("a string").to_string()).collect()
 }
@@ -84,6 +89,13 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     ];
     assert_eq!(certify_html(&["--protocol", "runok-extension"], &hostile, &hostile_page), 1);
 
+    // A plugin that never flushes keeps proctor waiting for its deadlines: certify it meanwhile.
+    let stuck_page = dir.path().join("no-flush.html");
+    let stuck_run = {
+        let (stuck, page) = (common::mock("picoclaw-hook", &["--fault", "no-flush"]), stuck_page.clone());
+        std::thread::spawn(move || certify_html(&["--protocol", "picoclaw-hook"], &stuck, &page))
+    };
+
     let browser = Browser::start(1280, 1000);
     let (group, root) = (browser.group(), browser.root.path().to_path_buf());
     browser.open(&page);
@@ -113,8 +125,8 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
         .unwrap()
         .iter()
         .enumerate()
-        .find(|(_, c)| c["status"] == "fail" && c["evidence"]["received"].is_string())
-        .expect("a failure with evidence");
+        .find(|(_, c)| c["status"] == "fail" && c["evidence"]["received"].is_string() && !blocks_others(&report, c))
+        .expect("a failure with evidence, folded (it blocks no other check)");
     let (id, received) = (failure["id"].as_str().unwrap(), failure["evidence"]["received"].as_str().unwrap());
     let target = format!("f{index}");
     let link = browser.find(&format!("table.matrix tr[data-check='{id}'] td[data-status='fail'] a[href='#{target}']"));
@@ -134,7 +146,7 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     // Keyboard alone: Tab to the first summary of a failure with evidence, Enter opens it.
     browser.open(&page);
     let mut presses = 0;
-    let on_evidence = "const a = document.activeElement; return a.matches('details.problem > summary') && a.parentElement.querySelector('pre.evidence') !== null";
+    let on_evidence = "const a = document.activeElement; return a.matches('details.problem:not([open]) > summary') && a.parentElement.querySelector('pre.evidence') !== null";
     while browser.eval(on_evidence, json!([])) != json!(true) {
         presses += 1;
         assert!(presses < 500, "Tab never reaches a failure's summary");
@@ -145,6 +157,36 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     assert_eq!(browser.rendered_text(&evidence), "");
     browser.press(ENTER);
     assert!(!browser.rendered_text(&evidence).is_empty(), "Enter on the summary did not show the evidence");
+
+    // A plugin that never flushes: the checks it kept from being tested are listed under the
+    // failure to fix, which is open, and each one's matrix cell leads to its place in that list.
+    assert_eq!(stuck_run.join().expect("the no-flush certification"), 1);
+    browser.open(&stuck_page);
+    screenshot(&browser, "no-flush-wide.png");
+    // Every matrix cell marked untestable, and where its link leads.
+    let cells = browser.eval(
+        "const heads = [...document.querySelectorAll('table.matrix thead th')].map(th => th.innerText); \
+         return [...document.querySelectorAll('table.matrix td')].filter(td => td.innerText.includes('(untestable)')).map(td => { \
+           const id = td.parentElement.dataset.check, profile = heads[td.cellIndex]; \
+           const entry = document.querySelector(td.querySelector('a').getAttribute('href')); \
+           const group = entry && entry.closest('div.blocked'); \
+           const cause = group && document.querySelector(group.querySelector('p a').getAttribute('href')); \
+           return [id, profile, entry !== null && entry.offsetParent !== null && entry.innerText.includes(id), \
+                   group !== null && group.dataset.profile === profile, \
+                   cause !== null && cause.open && cause.dataset.check === group.dataset.blocker && cause.dataset.profile === profile, \
+                   document.querySelectorAll(`details.problem[data-check='${id}'][data-profile='${profile}']`).length]; })",
+        json!([]),
+    );
+    let cells = cells.as_array().expect("cells");
+    for cell in cells {
+        assert_eq!(
+            cell.as_array().unwrap()[2..],
+            [json!(true), json!(true), json!(true), json!(0)],
+            "[check, profile, listed, under its profile, under its open cause, own entries]: {cell}"
+        );
+    }
+    let untestable = cells.len();
+    assert!(untestable >= 20, "the no-flush plugin left only {untestable} checks untestable");
 
     // A narrow window: the page never scrolls sideways; the matrix scrolls inside its own box.
     browser.resize(400, 800);

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use proctor_conformance::certify::{CheckResult, Report};
-use proctor_conformance::check::Status;
+use proctor_conformance::check::{Outcome, Status};
 
 use super::page::{evidence, status, text};
 use crate::report::matrix::{self, Row};
@@ -138,10 +138,11 @@ fn divergence(out: &mut String, report: &Report, rows: &[Row], prefix: &str) {
         for cell in &row.cells {
             match cell {
                 Some((i, c)) if folded(c.status) => {
-                    let _ = write!(out, "<td><a href=\"#{prefix}f{i}\">{}</a><br>{}</td>", status(c.status.name()), text(&c.message));
+                    let _ =
+                        write!(out, "<td><a href=\"#{prefix}f{i}\">{}</a><br>{}</td>", status(c.status.name()), message(report, c, prefix));
                 }
                 Some((_, c)) => {
-                    let _ = write!(out, "<td>{}<br>{}</td>", status(c.status.name()), text(&c.message));
+                    let _ = write!(out, "<td>{}<br>{}</td>", status(c.status.name()), message(report, c, prefix));
                 }
                 None => out.push_str(&format!("<td>{}</td>", status("none"))),
             }
@@ -157,7 +158,10 @@ fn folded(status: Status) -> bool {
     matches!(status, Status::Fail | Status::Warn | Status::ExpectedFailure)
 }
 
-/// Every failure and warning, folded: its summary says what failed where, its body the proof.
+/// Every failure and warning, folded: its summary says what failed where, its body the proof. A
+/// check that could not be tested because another failed first is not an entry of its own (its
+/// fix would be beside the point): it is listed on one line under the failure that blocked it,
+/// and that failure, the one to fix, is open.
 fn problems(out: &mut String, report: &Report, prefix: &str, level: u8) {
     let problems: Vec<(usize, &CheckResult)> = report.checks.iter().enumerate().filter(|(_, c)| folded(c.status)).collect();
     let _ = writeln!(out, "<h{level}>Failures and warnings, with their evidence ({})</h{level}>", problems.len());
@@ -169,36 +173,99 @@ fn problems(out: &mut String, report: &Report, prefix: &str, level: u8) {
         out,
         "<div class=\"toolbar\"><button type=\"button\" data-open=\"true\" data-target=\"#{prefix}problems details\">Open all</button><button type=\"button\" data-open=\"false\" data-target=\"#{prefix}problems details\">Close all</button></div>\n<div id=\"{prefix}problems\">"
     );
-    for (index, c) in problems {
-        let _ = writeln!(
-            out,
-            "<details class=\"problem\" id=\"{prefix}f{index}\" data-check=\"{}\" data-profile=\"{}\">\n<summary>{} {} under <code>{}</code>: {}</summary>\n<div class=\"body\">",
-            text(c.id),
-            text(&c.profile),
-            status(c.status.name()),
-            name(c.id, c.case.as_deref()),
-            text(&c.profile),
-            text(c.message.lines().next().unwrap_or_default())
-        );
-        let level = format!("{:?}", c.level).to_lowercase();
-        let _ = writeln!(out, "<p class=\"message\">{}</p>\n<p class=\"muted\">level: {level}</p>", text(&c.message).replace('\n', "<br>"));
-        let ev = &c.evidence;
-        for (kind, label, bytes) in
-            [("sent", "Sent", &ev.sent), ("received", "Received", &ev.received), ("stderr", "stderr (tail)", &ev.stderr_tail)]
-        {
-            if let Some(bytes) = bytes.as_deref().filter(|b| !b.is_empty()) {
-                evidence(out, kind, label, bytes);
-            }
+    for &(index, c) in &problems {
+        if blocker(report, c).is_some() {
+            continue;
         }
-        if let Some(hint) = c.hint {
-            let _ = writeln!(out, "<p class=\"label\">Fix</p>\n<p class=\"hint\">{}</p>", text(hint));
+        let blocked: Vec<(usize, &CheckResult)> = problems.iter().copied().filter(|(_, o)| blocker(report, o) == Some(index)).collect();
+        entry(out, report, index, c, prefix, !blocked.is_empty());
+        if !blocked.is_empty() {
+            blocked_line(out, index, c, &blocked, prefix);
         }
-        if let Some(tolerated) = c.tolerated {
-            let _ = writeln!(out, "<p class=\"muted\">A warning here, not a failure: tolerance <code>{}</code>.</p>", text(tolerated));
-        }
-        let _ = writeln!(out, "<p class=\"label\">Spec</p>\n<p class=\"spec\"><code>{}</code></p>\n</div>\n</details>", text(c.spec));
     }
     out.push_str("</div>\n");
+}
+
+/// One failure or warning, folded over its evidence unless `open`.
+fn entry(out: &mut String, report: &Report, index: usize, c: &CheckResult, prefix: &str, open: bool) {
+    let _ = writeln!(
+        out,
+        "<details class=\"problem\" id=\"{prefix}f{index}\" data-check=\"{}\" data-profile=\"{}\"{}>\n<summary>{} {} under <code>{}</code>: {}</summary>\n<div class=\"body\">",
+        text(c.id),
+        text(&c.profile),
+        if open { " open" } else { "" },
+        status(c.status.name()),
+        name(c.id, c.case.as_deref()),
+        text(&c.profile),
+        text(c.message.lines().next().unwrap_or_default())
+    );
+    let level = format!("{:?}", c.level).to_lowercase();
+    let _ = writeln!(
+        out,
+        "<p class=\"message\">{}</p>\n<p class=\"muted\">level: {level}</p>",
+        message(report, c, prefix).replace('\n', "<br>")
+    );
+    let ev = &c.evidence;
+    for (kind, label, bytes) in
+        [("sent", "Sent", &ev.sent), ("received", "Received", &ev.received), ("stderr", "stderr (tail)", &ev.stderr_tail)]
+    {
+        if let Some(bytes) = bytes.as_deref().filter(|b| !b.is_empty()) {
+            evidence(out, kind, label, bytes);
+        }
+    }
+    // An untestable check's own fix is beside the point: what blocked it is in its message.
+    if let Some(hint) = c.hint.filter(|_| !c.is_untestable()) {
+        let _ = writeln!(out, "<p class=\"label\">Fix</p>\n<p class=\"hint\">{}</p>", text(hint));
+    }
+    if let Some(tolerated) = c.tolerated {
+        let _ = writeln!(out, "<p class=\"muted\">A warning here, not a failure: tolerance <code>{}</code>.</p>", text(tolerated));
+    }
+    let _ = writeln!(out, "<p class=\"label\">Spec</p>\n<p class=\"spec\"><code>{}</code></p>\n</div>\n</details>", text(c.spec));
+}
+
+/// The checks `cause` kept from being tested, on one line after it. Each keeps its own id as an
+/// anchor, so its matrix cell still leads to it.
+fn blocked_line(out: &mut String, index: usize, cause: &CheckResult, blocked: &[(usize, &CheckResult)], prefix: &str) {
+    let _ = write!(
+        out,
+        "<div class=\"blocked\" data-blocker=\"{}\" data-profile=\"{}\"><p>{} could not be tested under <code>{}</code> because <a href=\"#{prefix}f{index}\">{}</a> failed:</p>\n<ul class=\"blocked\">",
+        text(cause.id),
+        text(&cause.profile),
+        count(blocked.len(), "check", "checks"),
+        text(&cause.profile),
+        text(cause.id)
+    );
+    for (i, c) in blocked {
+        let _ = write!(
+            out,
+            "<li id=\"{prefix}f{i}\" tabindex=\"-1\" data-check=\"{}\" data-status=\"{}\" title=\"{}\">{}</li>",
+            text(c.id),
+            c.status.name(),
+            text(&c.message),
+            name(c.id, c.case.as_deref())
+        );
+    }
+    out.push_str("</ul></div>\n");
+}
+
+/// The index of the failure, under the same profile, that kept `c` from being tested; `None` when
+/// `c` was tested, or nothing on the page blocked it.
+fn blocker(report: &Report, c: &CheckResult) -> Option<usize> {
+    let Outcome::Untestable { blocked_by: Some(by), .. } = c.detail else { return None };
+    report.checks.iter().position(|o| o.id == by && o.profile == c.profile && folded(o.status) && !o.is_untestable())
+}
+
+/// A result's message as HTML; an untestable one's "blocked by X" links to X's failure.
+fn message(report: &Report, c: &CheckResult, prefix: &str) -> String {
+    let shown = text(&c.message);
+    let (Outcome::Untestable { blocked_by: Some(by), .. }, Some(at)) = (&c.detail, blocker(report, c)) else { return shown };
+    let by = text(by);
+    shown.replacen(&format!("(blocked by {by})"), &format!("(blocked by <a href=\"#{prefix}f{at}\">{by}</a>)"), 1)
+}
+
+/// `n` and the noun that goes with it.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A check id, with its case when it has one.

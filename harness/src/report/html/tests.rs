@@ -178,3 +178,42 @@ fn the_pack_grid_names_a_pack_from_the_folder_given_and_keeps_its_whole_path_in_
     let page = super::packs(&reports, &[], &["examples/promptpack/agents.pack.json".to_string()]);
     assert!(page.contains("<code>examples/promptpack/agents.pack.json</code></th>"), "a file given by name keeps its name");
 }
+
+/// FRAMING-FLUSHED fails under one profile and keeps two checks from being tested.
+fn blocked_report() -> Report {
+    let untestable = || Outcome::Untestable { blocked_by: Some("FRAMING-FLUSHED"), reason: "no reply arrived".into() };
+    let checks = vec![
+        result("FRAMING-FLUSHED", PROFILES[0], mismatch()),
+        result("JSONRPC-VERSION", PROFILES[0], untestable()),
+        result("JSONRPC-ID-ECHO", PROFILES[0], untestable()),
+    ];
+    Report::new("picoclaw-hook".into(), None, vec![PROFILES[0].to_string()], vec!["plugin".into()], checks)
+}
+
+#[test]
+fn untestable_checks_are_listed_under_the_failure_that_blocked_them_without_their_own_fix() {
+    let page = super::certify(&blocked_report());
+    assert!(
+        page.contains("<details class=\"problem\" id=\"f0\" data-check=\"FRAMING-FLUSHED\" data-profile=\"documented\" open>"),
+        "{page}"
+    );
+    assert_eq!(page.matches("<details class=\"problem\"").count(), 1, "an untestable check got an entry of its own:\n{page}");
+    assert!(
+        page.contains(
+            "<p>2 checks could not be tested under <code>documented</code> because <a href=\"#f0\">FRAMING-FLUSHED</a> failed:</p>"
+        ),
+        "{page}"
+    );
+    for (i, id) in [(1, "JSONRPC-VERSION"), (2, "JSONRPC-ID-ECHO")] {
+        assert!(page.contains(&format!("<li id=\"f{i}\" tabindex=\"-1\" data-check=\"{id}\"")), "{id} has no anchor:\n{page}");
+        let hint = CATALOGUE.iter().find(|d| d.id == id).unwrap().hint;
+        assert!(!page.contains(&text_of(hint)), "{id}'s unrelated fix is shown:\n{page}");
+        // Its matrix cell leads to it.
+        assert!(matrix_cell(&page, id, 0).contains(&format!("href=\"#f{i}\"")));
+    }
+}
+
+/// `s` as the page writes text.
+fn text_of(s: &str) -> String {
+    super::page::text(s)
+}
