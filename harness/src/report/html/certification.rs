@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use proctor_conformance::certify::{CheckResult, Report};
 use proctor_conformance::check::{Outcome, Status};
 
-use super::page::{evidence, status, text};
+use super::page::{count, evidence, status, text};
 use crate::report::matrix::{self, Row};
 
 /// Appends `report` to `out`. `prefix` keeps its element ids apart from other reports' on the same
@@ -39,7 +39,12 @@ pub fn render(out: &mut String, report: &Report, prefix: &str, level: u8) {
         let _ = writeln!(out, "<p class=\"note\">{} {}</p>", status("fail"), text(stale));
     }
     let rows = matrix::rows(report);
-    let _ = writeln!(out, "<h{sub}>Checks by profile ({} checks, {} profiles)</h{sub}>", rows.len(), report.profiles.len());
+    let _ = writeln!(
+        out,
+        "<h{sub}>Checks by profile ({}, {})</h{sub}>",
+        count(rows.len(), "check", "checks"),
+        count(report.profiles.len(), "profile", "profiles")
+    );
     grid(out, report, &rows, prefix);
     let _ = writeln!(out, "<h{sub}>Where the profiles disagree</h{sub}>");
     divergence(out, report, &rows, prefix);
@@ -71,11 +76,14 @@ fn facts(out: &mut String, report: &Report) {
     out.push_str("</dl>\n<ul class=\"counts\" aria-label=\"Summary\">\n");
     let _ = writeln!(
         out,
-        "<li>{} passed</li><li>{} failed</li><li>{} warnings</li><li>{} skipped</li>",
-        s.passed, s.failed, s.warnings, s.skipped
+        "<li>{} passed</li><li>{} failed</li><li>{}</li><li>{} skipped</li>",
+        s.passed,
+        s.failed,
+        count(s.warnings, "warning", "warnings"),
+        s.skipped
     );
     if s.expected_failures > 0 {
-        let _ = writeln!(out, "<li>{} expected failures (baseline)</li>", s.expected_failures);
+        let _ = writeln!(out, "<li>{} (baseline)</li>", count(s.expected_failures, "expected failure", "expected failures"));
     }
     out.push_str("</ul>\n");
 }
@@ -125,8 +133,8 @@ fn divergence(out: &mut String, report: &Report, rows: &[Row], prefix: &str) {
     }
     let _ = writeln!(
         out,
-        "<p>{} check(s) end differently depending on the profile: the plugin behaves as one runtime needs and not as another does.</p>",
-        differing.len()
+        "<p>{} differently depending on the profile: the plugin behaves as one runtime needs and not as another does.</p>",
+        count(differing.len(), "check ends", "checks end")
     );
     out.push_str("<div class=\"scroll\" role=\"region\" aria-label=\"Checks whose outcome differs between profiles\" tabindex=\"0\">\n<table class=\"divergence\">\n<thead><tr><th scope=\"col\">check</th>");
     for profile in &report.profiles {
@@ -261,11 +269,6 @@ fn message(report: &Report, c: &CheckResult, prefix: &str) -> String {
     let (Outcome::Untestable { blocked_by: Some(by), .. }, Some(at)) = (&c.detail, blocker(report, c)) else { return shown };
     let by = text(by);
     shown.replacen(&format!("(blocked by {by})"), &format!("(blocked by <a href=\"#{prefix}f{at}\">{by}</a>)"), 1)
-}
-
-/// `n` and the noun that goes with it.
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A check id, with its case when it has one.

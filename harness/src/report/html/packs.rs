@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use proctor_pack::{PackReport, Severity};
 
-use super::page::{document, status, text};
+use super::page::{count, document, status, text};
 
 /// Renders pack check results; `unreadable` are the files that could not be read as a pack (file,
 /// why); `given` are the files and folders named on the command line, which the grid names packs from.
@@ -29,13 +29,13 @@ pub fn render(reports: &[PackReport], unreadable: &[(String, String)], given: &[
     let mut body = String::from("<h1>proctor pack check</h1>\n");
     let _ = writeln!(
         body,
-        "<div class=\"verdict-line\"><span class=\"verdict s-{verdict}\" data-verdict=\"{verdict}\">{}</span><span>{} pack(s) under {} profile(s): {} of {} verdicts valid; {} file(s) could not be read</span></div>",
+        "<div class=\"verdict-line\"><span class=\"verdict s-{verdict}\" data-verdict=\"{verdict}\">{}</span><span>{} under {}: {} of {} valid; {} could not be read</span></div>",
         status(verdict),
-        files.len(),
-        profiles.len(),
+        count(files.len(), "pack", "packs"),
+        count(profiles.len(), "profile", "profiles"),
         reports.len() - invalid,
-        reports.len(),
-        unreadable.len()
+        count(reports.len(), "verdict", "verdicts"),
+        count(unreadable.len(), "file", "files")
     );
     for (file, why) in unreadable {
         let _ = writeln!(body, "<p class=\"note\">{} <code>{}</code>: {}</p>", status("error"), text(file), text(why));
@@ -90,10 +90,12 @@ fn diagnostics(out: &mut String, index: usize, file_index: usize, r: &PackReport
     let open = if r.diagnostics.is_empty() { "" } else { " open" };
     let _ = writeln!(
         out,
-        "<details class=\"pack\" id=\"k{index}\" data-file=\"{file_index}\" data-profile=\"{}\" data-status=\"{word}\"{open}>\n<summary>{} under <code>{}</code>: {errors} error(s), {warnings} warning(s)</summary>\n<div class=\"body\">",
+        "<details class=\"pack\" id=\"k{index}\" data-file=\"{file_index}\" data-profile=\"{}\" data-status=\"{word}\"{open}>\n<summary>{} under <code>{}</code>: {}, {}</summary>\n<div class=\"body\">",
         text(&r.profile),
         status(word),
-        text(&r.profile)
+        text(&r.profile),
+        count(errors, "error", "errors"),
+        count(warnings, "warning", "warnings")
     );
     if r.diagnostics.is_empty() {
         out.push_str("<p>No diagnostics.</p>\n</div>\n</details>\n");

@@ -217,3 +217,32 @@ fn untestable_checks_are_listed_under_the_failure_that_blocked_them_without_thei
 fn text_of(s: &str) -> String {
     super::page::text(s)
 }
+
+#[test]
+fn counts_read_as_words_one_and_many_never_with_a_parenthesised_s() {
+    let diagnostic =
+        |severity| Diagnostic { path: String::new(), line: 1, column: 1, severity, rule: "PACK-X", message: "m".into(), fix: "f".into() };
+    let one = [PackReport {
+        file: "a.pack.json".into(),
+        profile: "documented".into(),
+        valid: false,
+        diagnostics: vec![diagnostic(Severity::Error)],
+    }];
+    let page = super::packs(&one, &[], &[]);
+    assert!(page.contains("<span>1 pack under 1 profile: 0 of 1 verdict valid; 0 files could not be read</span>"), "{page}");
+    assert!(page.contains(": 1 error, 0 warnings</summary>"), "{page}");
+    let two = [PackReport {
+        diagnostics: vec![diagnostic(Severity::Error), diagnostic(Severity::Error), diagnostic(Severity::Warning)],
+        ..one[0].clone()
+    }];
+    assert!(super::packs(&two, &[], &[]).contains(": 2 errors, 1 warning</summary>"));
+
+    let page = super::certify(&report());
+    assert!(page.contains("Checks by profile (3 checks, 2 profiles)"), "{page}");
+    assert!(page.contains("<p>2 checks end differently depending on the profile"), "{page}");
+    let page = super::certify(&blocked_report());
+    assert!(page.contains("Checks by profile (3 checks, 1 profile)"), "{page}");
+    for page in [super::certify(&report()), super::certify(&blocked_report()), super::packs(&two, &[], &[])] {
+        assert!(!page.contains("(s)"), "{page}");
+    }
+}
