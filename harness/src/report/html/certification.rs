@@ -228,7 +228,7 @@ fn entry(out: &mut String, report: &Report, index: usize, c: &CheckResult, prefi
     if let Some(tolerated) = c.tolerated {
         let _ = writeln!(out, "<p class=\"muted\">A warning here, not a failure: tolerance <code>{}</code>.</p>", text(tolerated));
     }
-    let _ = writeln!(out, "<p class=\"label\">Spec</p>\n<p class=\"spec\"><code>{}</code></p>\n</div>\n</details>", text(c.spec));
+    let _ = writeln!(out, "<p class=\"label\">Spec</p>\n<p class=\"spec\"><code>{}</code></p>\n</div>\n</details>", text(&c.spec));
 }
 
 /// The checks `cause` kept from being tested, on one line after it. Each keeps its own id as an

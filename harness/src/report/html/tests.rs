@@ -246,3 +246,15 @@ fn counts_read_as_words_one_and_many_never_with_a_parenthesised_s() {
         assert!(!page.contains("(s)"), "{page}");
     }
 }
+
+#[test]
+fn a_check_shared_by_families_cites_only_the_reports_familys_document() {
+    let checks = vec![result("JSONRPC-VERSION", PROFILES[0], mismatch())];
+    let report = Report::new("picoclaw-hook".into(), None, vec![PROFILES[0].to_string()], vec!["plugin".into()], checks);
+    let page = super::certify(&report);
+    assert!(
+        page.contains("<p class=\"spec\"><code>picoclaw-hook-protocol.md#basic-protocol-structure; JSON-RPC 2.0 §5</code></p>"),
+        "{page}"
+    );
+    assert!(!page.contains("runok-extension-protocol.txt"), "a PicoClaw report cites the runok document:\n{page}");
+}
