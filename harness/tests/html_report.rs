@@ -33,8 +33,35 @@ fn certify_html(flags: &[&str], plugin: &[String], file: &Path) -> i32 {
     out.status.code().unwrap_or(-1)
 }
 
+/// Whether another result of `report` could not be tested because `check` failed (same profile).
+fn blocks_others(report: &Value, check: &Value) -> bool {
+    report["checks"].as_array().unwrap().iter().any(|o| o["detail"]["blocked_by"] == check["id"] && o["profile"] == check["profile"])
+}
+
 fn strings(value: Value) -> Vec<String> {
     value.as_array().expect("an array").iter().map(|v| v.as_str().expect("a string").to_string()).collect()
+}
+
+/// Scrolls the first verdict cell of the matrix (a `td` of its first row) into view inside its
+/// table box, then says where it lies: `[left, right, window width, what is drawn at its centre]`.
+/// The sticky first column stays in view while the box scrolls, so it must leave room for the cell.
+fn first_verdict_cell(browser: &Browser) -> Value {
+    browser.eval(
+        "const cell = document.querySelector('table.matrix tbody tr td:last-child'); \
+         cell.closest('.scroll').scrollIntoView(); cell.scrollIntoView({block: 'center', inline: 'end'}); \
+         const r = cell.getBoundingClientRect(); \
+         const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2); \
+         return [r.left, r.right, window.innerWidth, cell.contains(top) ? 'the cell' : (top ? top.outerHTML.slice(0, 80) : 'nothing')]",
+        json!([]),
+    )
+}
+
+/// Asserts the first verdict cell of the matrix can be read at this width.
+fn assert_first_verdict_cell_visible(browser: &Browser, page: &str) {
+    let seen = first_verdict_cell(browser);
+    let (left, right, width) = (seen[0].as_f64().unwrap(), seen[1].as_f64().unwrap(), seen[2].as_f64().unwrap());
+    assert!(left >= 0.0 && right <= width, "{page}: the verdict cell lies outside the window: {seen}");
+    assert_eq!(seen[3], json!("the cell"), "{page}: the verdict cell is covered: {seen}");
 }
 
 fn screenshot(browser: &Browser, name: &str) {
@@ -61,6 +88,13 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
         "cat >/dev/null; echo '<img src=x onerror=window.pwned=2>' >&2; printf '%s\\n' '</pre><script>window.pwned=1</script>'".to_string(),
     ];
     assert_eq!(certify_html(&["--protocol", "runok-extension"], &hostile, &hostile_page), 1);
+
+    // A plugin that never flushes keeps proctor waiting for its deadlines: certify it meanwhile.
+    let stuck_page = dir.path().join("no-flush.html");
+    let stuck_run = {
+        let (stuck, page) = (common::mock("picoclaw-hook", &["--fault", "no-flush"]), stuck_page.clone());
+        std::thread::spawn(move || certify_html(&["--protocol", "picoclaw-hook"], &stuck, &page))
+    };
 
     let browser = Browser::start(1280, 1000);
     let (group, root) = (browser.group(), browser.root.path().to_path_buf());
@@ -91,8 +125,8 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
         .unwrap()
         .iter()
         .enumerate()
-        .find(|(_, c)| c["status"] == "fail" && c["evidence"]["received"].is_string())
-        .expect("a failure with evidence");
+        .find(|(_, c)| c["status"] == "fail" && c["evidence"]["received"].is_string() && !blocks_others(&report, c))
+        .expect("a failure with evidence, folded (it blocks no other check)");
     let (id, received) = (failure["id"].as_str().unwrap(), failure["evidence"]["received"].as_str().unwrap());
     let target = format!("f{index}");
     let link = browser.find(&format!("table.matrix tr[data-check='{id}'] td[data-status='fail'] a[href='#{target}']"));
@@ -112,7 +146,7 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     // Keyboard alone: Tab to the first summary of a failure with evidence, Enter opens it.
     browser.open(&page);
     let mut presses = 0;
-    let on_evidence = "const a = document.activeElement; return a.matches('details.problem > summary') && a.parentElement.querySelector('pre.evidence') !== null";
+    let on_evidence = "const a = document.activeElement; return a.matches('details.problem:not([open]) > summary') && a.parentElement.querySelector('pre.evidence') !== null";
     while browser.eval(on_evidence, json!([])) != json!(true) {
         presses += 1;
         assert!(presses < 500, "Tab never reaches a failure's summary");
@@ -123,6 +157,36 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     assert_eq!(browser.rendered_text(&evidence), "");
     browser.press(ENTER);
     assert!(!browser.rendered_text(&evidence).is_empty(), "Enter on the summary did not show the evidence");
+
+    // A plugin that never flushes: the checks it kept from being tested are listed under the
+    // failure to fix, which is open, and each one's matrix cell leads to its place in that list.
+    assert_eq!(stuck_run.join().expect("the no-flush certification"), 1);
+    browser.open(&stuck_page);
+    screenshot(&browser, "no-flush-wide.png");
+    // Every matrix cell marked untestable, and where its link leads.
+    let cells = browser.eval(
+        "const heads = [...document.querySelectorAll('table.matrix thead th')].map(th => th.innerText); \
+         return [...document.querySelectorAll('table.matrix td')].filter(td => td.innerText.includes('(untestable)')).map(td => { \
+           const id = td.parentElement.dataset.check, profile = heads[td.cellIndex]; \
+           const entry = document.querySelector(td.querySelector('a').getAttribute('href')); \
+           const group = entry && entry.closest('div.blocked'); \
+           const cause = group && document.querySelector(group.querySelector('p a').getAttribute('href')); \
+           return [id, profile, entry !== null && entry.offsetParent !== null && entry.innerText.includes(id), \
+                   group !== null && group.dataset.profile === profile, \
+                   cause !== null && cause.open && cause.dataset.check === group.dataset.blocker && cause.dataset.profile === profile, \
+                   document.querySelectorAll(`details.problem[data-check='${id}'][data-profile='${profile}']`).length]; })",
+        json!([]),
+    );
+    let cells = cells.as_array().expect("cells");
+    for cell in cells {
+        assert_eq!(
+            cell.as_array().unwrap()[2..],
+            [json!(true), json!(true), json!(true), json!(0)],
+            "[check, profile, listed, under its profile, under its open cause, own entries]: {cell}"
+        );
+    }
+    let untestable = cells.len();
+    assert!(untestable >= 20, "the no-flush plugin left only {untestable} checks untestable");
 
     // A narrow window: the page never scrolls sideways; the matrix scrolls inside its own box.
     browser.resize(400, 800);
@@ -136,6 +200,24 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     assert!(w[0] <= w[1], "the page is wider ({}) than the window ({})", w[0], w[1]);
     assert!(w[2] > w[3], "the matrix does not scroll inside its box at this width: {w:?}");
     screenshot(&browser, "narrow.png");
+    assert_first_verdict_cell_visible(&browser, "certify");
+    screenshot(&browser, "narrow-scrolled.png");
+
+    // The pack grid at the same width: its first column (the pack) stays in view and leaves room
+    // for the verdicts it slides over.
+    let packs = dir.path().join("packs.html");
+    let out = Command::new(common::proctor())
+        .current_dir(common::repo_root())
+        .args(["pack", "check", "--format", "html", "--output"])
+        .arg(&packs)
+        .arg("examples/promptpack")
+        .output()
+        .expect("run proctor pack check");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    browser.open(&packs);
+    screenshot(&browser, "packs-narrow.png");
+    assert_first_verdict_cell_visible(&browser, "pack check");
+    screenshot(&browser, "packs-narrow-scrolled.png");
 
     // A plugin writing markup: nothing runs, nothing is added to the page, the bytes read as text.
     browser.resize(1280, 1000);

@@ -1,10 +1,12 @@
 //! The certification report: the stable JSON contract of DESIGN.md, and the
 //! data every other format (text, JUnit, Markdown) is rendered from.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::check::{CheckId, Evidence, Group, Level, Outcome, Status, tolerance};
-use crate::protocol::Profile;
+use crate::protocol::{Family, Profile};
 
 /// The overall verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -58,8 +60,9 @@ pub struct CheckResult {
     pub level: Level,
     /// `pass`, `fail`, `warn` or `skip`.
     pub status: Status,
-    /// The spec passage or runtime behaviour protected.
-    pub spec: &'static str,
+    /// The spec passage or runtime behaviour protected: in a report, only the citations that hold
+    /// for the report's family (see [`crate::check::spec_for`]).
+    pub spec: Cow<'static, str>,
     /// One line for people.
     pub message: String,
     /// The profile this result was obtained under.
@@ -130,8 +133,12 @@ impl Report {
     /// A failure a runtime's profile tolerates (see [`tolerance`]) becomes a
     /// warning under that profile, saying what the runtime does instead.
     pub fn new(protocol: String, role: Option<String>, profiles: Vec<String>, command: Vec<String>, mut checks: Vec<CheckResult>) -> Self {
+        let family = protocol.parse::<Family>().ok();
         for c in &mut checks {
             c.tolerate();
+            if let (Some(family), Cow::Borrowed(spec)) = (family, &c.spec) {
+                c.spec = crate::check::spec_for(spec, family);
+            }
         }
         let mut report = Report {
             proctor_version: env!("CARGO_PKG_VERSION"),
@@ -271,7 +278,7 @@ impl CheckResult {
             id: def.id,
             level: def.level,
             status: outcome.status(def.level),
-            spec: def.spec,
+            spec: Cow::Borrowed(def.spec),
             message,
             profile: profile.to_string(),
             group: def.group,

@@ -5,10 +5,12 @@
 //! `proctor checks` prints the catalogue without spawning anything.
 
 mod catalogue;
+mod citation;
 mod evidence;
 mod outcome;
 pub mod tolerance;
 
 pub use catalogue::{CATALOGUE, CheckDef, CheckId, Group, Level, Scope, answer_checks, lookup};
+pub use citation::spec_for;
 pub use evidence::{Evidence, clip, last_bytes};
 pub use outcome::{Failure, Outcome, Status};

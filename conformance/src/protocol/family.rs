@@ -43,6 +43,16 @@ impl Family {
         }
     }
 
+    /// The document that specifies this family, as the check catalogue cites it (PromptKit's
+    /// server mode is a section of its exec document).
+    pub fn document(self) -> &'static str {
+        match self {
+            Family::PromptkitExec | Family::PromptkitServer => "promptkit-exec-protocol.txt",
+            Family::PicoclawHook => "picoclaw-hook-protocol.md",
+            Family::RunokExtension => "runok-extension-protocol.txt",
+        }
+    }
+
     /// How the runtime talks to plugins of this family.
     pub fn transport(self) -> Transport {
         match self {

@@ -164,7 +164,10 @@ fn check(profiles: &[PackProfile], format: PackCheckFormat, output: Option<&Path
         }
         // Names, messages and file names come from the pack: escape control and bidi characters.
         PackCheckFormat::Text => crate::report::escape(&check_text(&reports, &unreadable)),
-        PackCheckFormat::Html => crate::report::html::packs(&reports, &unreadable),
+        PackCheckFormat::Html => {
+            let given: Vec<String> = packs.iter().map(|p| p.display().to_string()).collect();
+            crate::report::html::packs(&reports, &unreadable, &given)
+        }
     };
     match output {
         Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,

@@ -177,7 +177,7 @@ fn problem(out: &mut String, p: &Paint, c: &CheckResult) {
     if let Some(hint) = c.hint {
         let _ = writeln!(out, "         {} {hint}", p.paint(AnsiColor::Cyan.on_default(), "    hint:"));
     }
-    let _ = writeln!(out, "         {} {}", p.dim("    spec:"), p.dim(c.spec));
+    let _ = writeln!(out, "         {} {}", p.dim("    spec:"), p.dim(&c.spec));
 }
 
 fn indent(text: &str, by: usize) -> String {

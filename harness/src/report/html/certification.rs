@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 
 use proctor_conformance::certify::{CheckResult, Report};
-use proctor_conformance::check::Status;
+use proctor_conformance::check::{Outcome, Status};
 
-use super::page::{evidence, status, text};
+use super::page::{count, evidence, status, text};
 use crate::report::matrix::{self, Row};
 
 /// Appends `report` to `out`. `prefix` keeps its element ids apart from other reports' on the same
@@ -39,7 +39,12 @@ pub fn render(out: &mut String, report: &Report, prefix: &str, level: u8) {
         let _ = writeln!(out, "<p class=\"note\">{} {}</p>", status("fail"), text(stale));
     }
     let rows = matrix::rows(report);
-    let _ = writeln!(out, "<h{sub}>Checks by profile ({} checks, {} profiles)</h{sub}>", rows.len(), report.profiles.len());
+    let _ = writeln!(
+        out,
+        "<h{sub}>Checks by profile ({}, {})</h{sub}>",
+        count(rows.len(), "check", "checks"),
+        count(report.profiles.len(), "profile", "profiles")
+    );
     grid(out, report, &rows, prefix);
     let _ = writeln!(out, "<h{sub}>Where the profiles disagree</h{sub}>");
     divergence(out, report, &rows, prefix);
@@ -71,11 +76,14 @@ fn facts(out: &mut String, report: &Report) {
     out.push_str("</dl>\n<ul class=\"counts\" aria-label=\"Summary\">\n");
     let _ = writeln!(
         out,
-        "<li>{} passed</li><li>{} failed</li><li>{} warnings</li><li>{} skipped</li>",
-        s.passed, s.failed, s.warnings, s.skipped
+        "<li>{} passed</li><li>{} failed</li><li>{}</li><li>{} skipped</li>",
+        s.passed,
+        s.failed,
+        count(s.warnings, "warning", "warnings"),
+        s.skipped
     );
     if s.expected_failures > 0 {
-        let _ = writeln!(out, "<li>{} expected failures (baseline)</li>", s.expected_failures);
+        let _ = writeln!(out, "<li>{} (baseline)</li>", count(s.expected_failures, "expected failure", "expected failures"));
     }
     out.push_str("</ul>\n");
 }
@@ -125,8 +133,8 @@ fn divergence(out: &mut String, report: &Report, rows: &[Row], prefix: &str) {
     }
     let _ = writeln!(
         out,
-        "<p>{} check(s) end differently depending on the profile: the plugin behaves as one runtime needs and not as another does.</p>",
-        differing.len()
+        "<p>{} differently depending on the profile: the plugin behaves as one runtime needs and not as another does.</p>",
+        count(differing.len(), "check ends", "checks end")
     );
     out.push_str("<div class=\"scroll\" role=\"region\" aria-label=\"Checks whose outcome differs between profiles\" tabindex=\"0\">\n<table class=\"divergence\">\n<thead><tr><th scope=\"col\">check</th>");
     for profile in &report.profiles {
@@ -138,10 +146,11 @@ fn divergence(out: &mut String, report: &Report, rows: &[Row], prefix: &str) {
         for cell in &row.cells {
             match cell {
                 Some((i, c)) if folded(c.status) => {
-                    let _ = write!(out, "<td><a href=\"#{prefix}f{i}\">{}</a><br>{}</td>", status(c.status.name()), text(&c.message));
+                    let _ =
+                        write!(out, "<td><a href=\"#{prefix}f{i}\">{}</a><br>{}</td>", status(c.status.name()), message(report, c, prefix));
                 }
                 Some((_, c)) => {
-                    let _ = write!(out, "<td>{}<br>{}</td>", status(c.status.name()), text(&c.message));
+                    let _ = write!(out, "<td>{}<br>{}</td>", status(c.status.name()), message(report, c, prefix));
                 }
                 None => out.push_str(&format!("<td>{}</td>", status("none"))),
             }
@@ -157,7 +166,10 @@ fn folded(status: Status) -> bool {
     matches!(status, Status::Fail | Status::Warn | Status::ExpectedFailure)
 }
 
-/// Every failure and warning, folded: its summary says what failed where, its body the proof.
+/// Every failure and warning, folded: its summary says what failed where, its body the proof. A
+/// check that could not be tested because another failed first is not an entry of its own (its
+/// fix would be beside the point): it is listed on one line under the failure that blocked it,
+/// and that failure, the one to fix, is open.
 fn problems(out: &mut String, report: &Report, prefix: &str, level: u8) {
     let problems: Vec<(usize, &CheckResult)> = report.checks.iter().enumerate().filter(|(_, c)| folded(c.status)).collect();
     let _ = writeln!(out, "<h{level}>Failures and warnings, with their evidence ({})</h{level}>", problems.len());
@@ -169,36 +181,94 @@ fn problems(out: &mut String, report: &Report, prefix: &str, level: u8) {
         out,
         "<div class=\"toolbar\"><button type=\"button\" data-open=\"true\" data-target=\"#{prefix}problems details\">Open all</button><button type=\"button\" data-open=\"false\" data-target=\"#{prefix}problems details\">Close all</button></div>\n<div id=\"{prefix}problems\">"
     );
-    for (index, c) in problems {
-        let _ = writeln!(
-            out,
-            "<details class=\"problem\" id=\"{prefix}f{index}\" data-check=\"{}\" data-profile=\"{}\">\n<summary>{} {} under <code>{}</code>: {}</summary>\n<div class=\"body\">",
-            text(c.id),
-            text(&c.profile),
-            status(c.status.name()),
-            name(c.id, c.case.as_deref()),
-            text(&c.profile),
-            text(c.message.lines().next().unwrap_or_default())
-        );
-        let level = format!("{:?}", c.level).to_lowercase();
-        let _ = writeln!(out, "<p class=\"message\">{}</p>\n<p class=\"muted\">level: {level}</p>", text(&c.message).replace('\n', "<br>"));
-        let ev = &c.evidence;
-        for (kind, label, bytes) in
-            [("sent", "Sent", &ev.sent), ("received", "Received", &ev.received), ("stderr", "stderr (tail)", &ev.stderr_tail)]
-        {
-            if let Some(bytes) = bytes.as_deref().filter(|b| !b.is_empty()) {
-                evidence(out, kind, label, bytes);
-            }
+    for &(index, c) in &problems {
+        if blocker(report, c).is_some() {
+            continue;
         }
-        if let Some(hint) = c.hint {
-            let _ = writeln!(out, "<p class=\"label\">Fix</p>\n<p class=\"hint\">{}</p>", text(hint));
+        let blocked: Vec<(usize, &CheckResult)> = problems.iter().copied().filter(|(_, o)| blocker(report, o) == Some(index)).collect();
+        entry(out, report, index, c, prefix, !blocked.is_empty());
+        if !blocked.is_empty() {
+            blocked_line(out, index, c, &blocked, prefix);
         }
-        if let Some(tolerated) = c.tolerated {
-            let _ = writeln!(out, "<p class=\"muted\">A warning here, not a failure: tolerance <code>{}</code>.</p>", text(tolerated));
-        }
-        let _ = writeln!(out, "<p class=\"label\">Spec</p>\n<p class=\"spec\"><code>{}</code></p>\n</div>\n</details>", text(c.spec));
     }
     out.push_str("</div>\n");
+}
+
+/// One failure or warning, folded over its evidence unless `open`.
+fn entry(out: &mut String, report: &Report, index: usize, c: &CheckResult, prefix: &str, open: bool) {
+    let _ = writeln!(
+        out,
+        "<details class=\"problem\" id=\"{prefix}f{index}\" data-check=\"{}\" data-profile=\"{}\"{}>\n<summary>{} {} under <code>{}</code>: {}</summary>\n<div class=\"body\">",
+        text(c.id),
+        text(&c.profile),
+        if open { " open" } else { "" },
+        status(c.status.name()),
+        name(c.id, c.case.as_deref()),
+        text(&c.profile),
+        text(c.message.lines().next().unwrap_or_default())
+    );
+    let level = format!("{:?}", c.level).to_lowercase();
+    let _ = writeln!(
+        out,
+        "<p class=\"message\">{}</p>\n<p class=\"muted\">level: {level}</p>",
+        message(report, c, prefix).replace('\n', "<br>")
+    );
+    let ev = &c.evidence;
+    for (kind, label, bytes) in
+        [("sent", "Sent", &ev.sent), ("received", "Received", &ev.received), ("stderr", "stderr (tail)", &ev.stderr_tail)]
+    {
+        if let Some(bytes) = bytes.as_deref().filter(|b| !b.is_empty()) {
+            evidence(out, kind, label, bytes);
+        }
+    }
+    // An untestable check's own fix is beside the point: what blocked it is in its message.
+    if let Some(hint) = c.hint.filter(|_| !c.is_untestable()) {
+        let _ = writeln!(out, "<p class=\"label\">Fix</p>\n<p class=\"hint\">{}</p>", text(hint));
+    }
+    if let Some(tolerated) = c.tolerated {
+        let _ = writeln!(out, "<p class=\"muted\">A warning here, not a failure: tolerance <code>{}</code>.</p>", text(tolerated));
+    }
+    let _ = writeln!(out, "<p class=\"label\">Spec</p>\n<p class=\"spec\"><code>{}</code></p>\n</div>\n</details>", text(&c.spec));
+}
+
+/// The checks `cause` kept from being tested, on one line after it. Each keeps its own id as an
+/// anchor, so its matrix cell still leads to it.
+fn blocked_line(out: &mut String, index: usize, cause: &CheckResult, blocked: &[(usize, &CheckResult)], prefix: &str) {
+    let _ = write!(
+        out,
+        "<div class=\"blocked\" data-blocker=\"{}\" data-profile=\"{}\"><p>{} could not be tested under <code>{}</code> because <a href=\"#{prefix}f{index}\">{}</a> failed:</p>\n<ul class=\"blocked\">",
+        text(cause.id),
+        text(&cause.profile),
+        count(blocked.len(), "check", "checks"),
+        text(&cause.profile),
+        text(cause.id)
+    );
+    for (i, c) in blocked {
+        let _ = write!(
+            out,
+            "<li id=\"{prefix}f{i}\" tabindex=\"-1\" data-check=\"{}\" data-status=\"{}\" title=\"{}\">{}</li>",
+            text(c.id),
+            c.status.name(),
+            text(&c.message),
+            name(c.id, c.case.as_deref())
+        );
+    }
+    out.push_str("</ul></div>\n");
+}
+
+/// The index of the failure, under the same profile, that kept `c` from being tested; `None` when
+/// `c` was tested, or nothing on the page blocked it.
+fn blocker(report: &Report, c: &CheckResult) -> Option<usize> {
+    let Outcome::Untestable { blocked_by: Some(by), .. } = c.detail else { return None };
+    report.checks.iter().position(|o| o.id == by && o.profile == c.profile && folded(o.status) && !o.is_untestable())
+}
+
+/// A result's message as HTML; an untestable one's "blocked by X" links to X's failure.
+fn message(report: &Report, c: &CheckResult, prefix: &str) -> String {
+    let shown = text(&c.message);
+    let (Outcome::Untestable { blocked_by: Some(by), .. }, Some(at)) = (&c.detail, blocker(report, c)) else { return shown };
+    let by = text(by);
+    shown.replacen(&format!("(blocked by {by})"), &format!("(blocked by <a href=\"#{prefix}f{at}\">{by}</a>)"), 1)
 }
 
 /// A check id, with its case when it has one.

@@ -16,7 +16,7 @@ use proctor_conformance::certify::{Report, Verdict};
 pub use packs::render as packs;
 pub use scenarios::render as scenarios;
 
-use page::{document, status, text};
+use page::{count, document, status, text};
 
 /// The page of one certification (`certify`, `verify`).
 pub fn certify(report: &Report) -> String {
@@ -45,9 +45,9 @@ pub fn runtime_config(config: &str, verdict: &str, plugins: &[Plugin], notes: &[
     let conformant = plugins.iter().filter(|p| p.report.is_ok_and(|r| r.verdict == Verdict::Conformant)).count();
     let _ = writeln!(
         body,
-        "<div class=\"verdict-line\"><span class=\"verdict s-{verdict}\" data-verdict=\"{verdict}\">{}</span><span>{conformant} of {} plugins conformant</span></div>",
+        "<div class=\"verdict-line\"><span class=\"verdict s-{verdict}\" data-verdict=\"{verdict}\">{}</span><span>{conformant} of {} conformant</span></div>",
         status(verdict),
-        plugins.len()
+        count(plugins.len(), "plugin", "plugins")
     );
     body.push_str("<div class=\"scroll\" role=\"region\" aria-label=\"Plugins\" tabindex=\"0\">\n<table>\n<thead><tr><th scope=\"col\">plugin</th><th scope=\"col\">verdict</th><th scope=\"col\">per profile</th></tr></thead>\n<tbody>\n");
     for (i, plugin) in plugins.iter().enumerate() {

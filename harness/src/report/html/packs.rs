@@ -5,10 +5,11 @@ use std::fmt::Write as _;
 
 use proctor_pack::{PackReport, Severity};
 
-use super::page::{document, status, text};
+use super::page::{count, document, status, text};
 
-/// Renders pack check results; `unreadable` are the files that could not be read as a pack (file, why).
-pub fn render(reports: &[PackReport], unreadable: &[(String, String)]) -> String {
+/// Renders pack check results; `unreadable` are the files that could not be read as a pack (file,
+/// why); `given` are the files and folders named on the command line, which the grid names packs from.
+pub fn render(reports: &[PackReport], unreadable: &[(String, String)], given: &[String]) -> String {
     let mut files: Vec<&str> = Vec::new();
     let mut profiles: Vec<&str> = Vec::new();
     for r in reports {
@@ -28,18 +29,18 @@ pub fn render(reports: &[PackReport], unreadable: &[(String, String)]) -> String
     let mut body = String::from("<h1>proctor pack check</h1>\n");
     let _ = writeln!(
         body,
-        "<div class=\"verdict-line\"><span class=\"verdict s-{verdict}\" data-verdict=\"{verdict}\">{}</span><span>{} pack(s) under {} profile(s): {} of {} verdicts valid; {} file(s) could not be read</span></div>",
+        "<div class=\"verdict-line\"><span class=\"verdict s-{verdict}\" data-verdict=\"{verdict}\">{}</span><span>{} under {}: {} of {} valid; {} could not be read</span></div>",
         status(verdict),
-        files.len(),
-        profiles.len(),
+        count(files.len(), "pack", "packs"),
+        count(profiles.len(), "profile", "profiles"),
         reports.len() - invalid,
-        reports.len(),
-        unreadable.len()
+        count(reports.len(), "verdict", "verdicts"),
+        count(unreadable.len(), "file", "files")
     );
     for (file, why) in unreadable {
         let _ = writeln!(body, "<p class=\"note\">{} <code>{}</code>: {}</p>", status("error"), text(file), text(why));
     }
-    grid(&mut body, reports, &files, &profiles);
+    grid(&mut body, reports, &files, &profiles, given);
     for (f, file) in files.iter().enumerate() {
         let _ = writeln!(body, "<h2><code>{}</code></h2>", text(file));
         for (i, r) in reports.iter().enumerate().filter(|(_, r)| r.file == *file) {
@@ -50,7 +51,7 @@ pub fn render(reports: &[PackReport], unreadable: &[(String, String)]) -> String
 }
 
 /// One row per pack, one column per profile: valid or not, with the counts.
-fn grid(out: &mut String, reports: &[PackReport], files: &[&str], profiles: &[&str]) {
+fn grid(out: &mut String, reports: &[PackReport], files: &[&str], profiles: &[&str], given: &[String]) {
     if reports.is_empty() {
         out.push_str("<p>No pack was checked.</p>\n");
         return;
@@ -61,7 +62,12 @@ fn grid(out: &mut String, reports: &[PackReport], files: &[&str], profiles: &[&s
     }
     out.push_str("</tr></thead>\n<tbody>\n");
     for file in files {
-        let _ = write!(out, "<tr data-pack=\"{0}\"><th scope=\"row\"><code>{0}</code></th>", text(file));
+        let _ = write!(
+            out,
+            "<tr data-pack=\"{0}\"><th scope=\"row\" title=\"{0}\"><code>{1}</code></th>",
+            text(file),
+            text(short(file, given))
+        );
         for p in profiles {
             match reports.iter().enumerate().find(|(_, r)| r.file == *file && r.profile == *p) {
                 Some((i, r)) => {
@@ -84,10 +90,12 @@ fn diagnostics(out: &mut String, index: usize, file_index: usize, r: &PackReport
     let open = if r.diagnostics.is_empty() { "" } else { " open" };
     let _ = writeln!(
         out,
-        "<details class=\"pack\" id=\"k{index}\" data-file=\"{file_index}\" data-profile=\"{}\" data-status=\"{word}\"{open}>\n<summary>{} under <code>{}</code>: {errors} error(s), {warnings} warning(s)</summary>\n<div class=\"body\">",
+        "<details class=\"pack\" id=\"k{index}\" data-file=\"{file_index}\" data-profile=\"{}\" data-status=\"{word}\"{open}>\n<summary>{} under <code>{}</code>: {}, {}</summary>\n<div class=\"body\">",
         text(&r.profile),
         status(word),
-        text(&r.profile)
+        text(&r.profile),
+        count(errors, "error", "errors"),
+        count(warnings, "warning", "warnings")
     );
     if r.diagnostics.is_empty() {
         out.push_str("<p>No diagnostics.</p>\n</div>\n</details>\n");
@@ -114,6 +122,17 @@ fn diagnostics(out: &mut String, index: usize, file_index: usize, r: &PackReport
         );
     }
     out.push_str("</tbody>\n</table>\n</div>\n</div>\n</details>\n");
+}
+
+/// `file` relative to the folder given on the command line that holds it, when there is one: the
+/// grid's first column stays in view while the verdicts scroll under it, so it must stay narrow.
+fn short<'a>(file: &'a str, given: &[String]) -> &'a str {
+    given
+        .iter()
+        .filter_map(|folder| file.strip_prefix(folder.trim_end_matches('/')).and_then(|rest| rest.strip_prefix('/')))
+        .filter(|rest| !rest.is_empty())
+        .min_by_key(|rest| rest.len())
+        .unwrap_or(file)
 }
 
 fn counts(r: &PackReport) -> (usize, usize) {

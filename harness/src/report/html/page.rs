@@ -68,6 +68,11 @@ pub fn status(name: &str) -> String {
     format!("<span class=\"s s-{name}\"><span aria-hidden=\"true\">{symbol}</span> {word}</span>")
 }
 
+/// `n` and the noun that goes with it: "1 check", "2 checks", "0 checks".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A labelled block of evidence bytes, kept as they came (line endings shown).
 pub fn evidence(out: &mut String, kind: &str, label: &str, raw: &str) {
     let _ = write!(

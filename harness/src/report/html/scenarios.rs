@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::page::{document, status, text};
+use super::page::{count, document, status, text};
 use crate::report::divergence::partings;
 use crate::report::scenarios::{Tally, status as outcome};
 use crate::runner::RunResult;
@@ -20,13 +20,13 @@ pub fn render(results: &[RunResult], stale: &[String], pairs: &[(String, [String
     );
     let _ = writeln!(
         body,
-        "<ul class=\"counts\" aria-label=\"Summary\"><li>{} scenarios</li><li>{} passed</li><li>{} failed</li><li>{} could not be used</li><li>{} expected failures (baseline)</li><li>{} stale baseline entries</li></ul>",
-        results.len(),
+        "<ul class=\"counts\" aria-label=\"Summary\"><li>{}</li><li>{} passed</li><li>{} failed</li><li>{} could not be used</li><li>{} (baseline)</li><li>{}</li></ul>",
+        count(results.len(), "scenario", "scenarios"),
         results.len() - tally.failed - tally.expected,
         tally.failed - tally.errors,
         tally.errors,
-        tally.expected,
-        stale.len()
+        count(tally.expected, "expected failure", "expected failures"),
+        count(stale.len(), "stale baseline entry", "stale baseline entries")
     );
     for s in stale {
         let _ = writeln!(body, "<p class=\"note\">{} {}</p>", status("fail"), text(s));
@@ -120,8 +120,8 @@ fn scenario(out: &mut String, i: usize, r: &RunResult) {
     let entries = &r.transcript.entries;
     let _ = writeln!(
         out,
-        "<details class=\"transcript\"><summary>Transcript ({} entries)</summary>\n<div class=\"scroll\" role=\"region\" aria-label=\"Transcript of {}\" tabindex=\"0\">\n<table class=\"transcript\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\">channel</th><th scope=\"col\">kind</th><th scope=\"col\">body</th></tr></thead>\n<tbody>",
-        entries.len(),
+        "<details class=\"transcript\"><summary>Transcript ({})</summary>\n<div class=\"scroll\" role=\"region\" aria-label=\"Transcript of {}\" tabindex=\"0\">\n<table class=\"transcript\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\">channel</th><th scope=\"col\">kind</th><th scope=\"col\">body</th></tr></thead>\n<tbody>",
+        count(entries.len(), "entry", "entries"),
         text(&r.id)
     );
     for (n, e) in entries.iter().enumerate() {

@@ -156,11 +156,105 @@ fn a_pack_shows_each_diagnostic_at_its_place_per_profile() {
         PackReport { file: file.clone(), profile: "documented".into(), valid: false, diagnostics: vec![diagnostic] },
         PackReport { file: file.clone(), profile: "promptkit@86d9f36".into(), valid: true, diagnostics: Vec::new() },
     ];
-    let page = super::packs(&reports, &[]);
+    let page = super::packs(&reports, &[], &[]);
     assert_eq!(page.matches("<script").count(), 1);
     assert!(page.contains("data-verdict=\"invalid\""));
     assert!(page.contains(&format!("<code class=\"location\">{HOSTILE_ESCAPED}.pack.json:12:5</code>")));
     assert!(page.contains("<tr data-rule=\"PACK-DUPLICATE-KEY\">"));
     assert!(page.contains(&format!("bad {HOSTILE_ESCAPED}<br>")));
     assert!(page.contains("<td data-status=\"valid\"><a href=\"#k1\">"));
+}
+
+#[test]
+fn the_pack_grid_names_a_pack_from_the_folder_given_and_keeps_its_whole_path_in_reach() {
+    let reports = [PackReport {
+        file: "examples/promptpack/agents.pack.json".into(),
+        profile: "documented".into(),
+        valid: true,
+        diagnostics: Vec::new(),
+    }];
+    let page = super::packs(&reports, &[], &["examples/promptpack/".to_string()]);
+    assert!(page.contains("<th scope=\"row\" title=\"examples/promptpack/agents.pack.json\"><code>agents.pack.json</code></th>"), "{page}");
+    let page = super::packs(&reports, &[], &["examples/promptpack/agents.pack.json".to_string()]);
+    assert!(page.contains("<code>examples/promptpack/agents.pack.json</code></th>"), "a file given by name keeps its name");
+}
+
+/// FRAMING-FLUSHED fails under one profile and keeps two checks from being tested.
+fn blocked_report() -> Report {
+    let untestable = || Outcome::Untestable { blocked_by: Some("FRAMING-FLUSHED"), reason: "no reply arrived".into() };
+    let checks = vec![
+        result("FRAMING-FLUSHED", PROFILES[0], mismatch()),
+        result("JSONRPC-VERSION", PROFILES[0], untestable()),
+        result("JSONRPC-ID-ECHO", PROFILES[0], untestable()),
+    ];
+    Report::new("picoclaw-hook".into(), None, vec![PROFILES[0].to_string()], vec!["plugin".into()], checks)
+}
+
+#[test]
+fn untestable_checks_are_listed_under_the_failure_that_blocked_them_without_their_own_fix() {
+    let page = super::certify(&blocked_report());
+    assert!(
+        page.contains("<details class=\"problem\" id=\"f0\" data-check=\"FRAMING-FLUSHED\" data-profile=\"documented\" open>"),
+        "{page}"
+    );
+    assert_eq!(page.matches("<details class=\"problem\"").count(), 1, "an untestable check got an entry of its own:\n{page}");
+    assert!(
+        page.contains(
+            "<p>2 checks could not be tested under <code>documented</code> because <a href=\"#f0\">FRAMING-FLUSHED</a> failed:</p>"
+        ),
+        "{page}"
+    );
+    for (i, id) in [(1, "JSONRPC-VERSION"), (2, "JSONRPC-ID-ECHO")] {
+        assert!(page.contains(&format!("<li id=\"f{i}\" tabindex=\"-1\" data-check=\"{id}\"")), "{id} has no anchor:\n{page}");
+        let hint = CATALOGUE.iter().find(|d| d.id == id).unwrap().hint;
+        assert!(!page.contains(&text_of(hint)), "{id}'s unrelated fix is shown:\n{page}");
+        // Its matrix cell leads to it.
+        assert!(matrix_cell(&page, id, 0).contains(&format!("href=\"#f{i}\"")));
+    }
+}
+
+/// `s` as the page writes text.
+fn text_of(s: &str) -> String {
+    super::page::text(s)
+}
+
+#[test]
+fn counts_read_as_words_one_and_many_never_with_a_parenthesised_s() {
+    let diagnostic =
+        |severity| Diagnostic { path: String::new(), line: 1, column: 1, severity, rule: "PACK-X", message: "m".into(), fix: "f".into() };
+    let one = [PackReport {
+        file: "a.pack.json".into(),
+        profile: "documented".into(),
+        valid: false,
+        diagnostics: vec![diagnostic(Severity::Error)],
+    }];
+    let page = super::packs(&one, &[], &[]);
+    assert!(page.contains("<span>1 pack under 1 profile: 0 of 1 verdict valid; 0 files could not be read</span>"), "{page}");
+    assert!(page.contains(": 1 error, 0 warnings</summary>"), "{page}");
+    let two = [PackReport {
+        diagnostics: vec![diagnostic(Severity::Error), diagnostic(Severity::Error), diagnostic(Severity::Warning)],
+        ..one[0].clone()
+    }];
+    assert!(super::packs(&two, &[], &[]).contains(": 2 errors, 1 warning</summary>"));
+
+    let page = super::certify(&report());
+    assert!(page.contains("Checks by profile (3 checks, 2 profiles)"), "{page}");
+    assert!(page.contains("<p>2 checks end differently depending on the profile"), "{page}");
+    let page = super::certify(&blocked_report());
+    assert!(page.contains("Checks by profile (3 checks, 1 profile)"), "{page}");
+    for page in [super::certify(&report()), super::certify(&blocked_report()), super::packs(&two, &[], &[])] {
+        assert!(!page.contains("(s)"), "{page}");
+    }
+}
+
+#[test]
+fn a_check_shared_by_families_cites_only_the_reports_familys_document() {
+    let checks = vec![result("JSONRPC-VERSION", PROFILES[0], mismatch())];
+    let report = Report::new("picoclaw-hook".into(), None, vec![PROFILES[0].to_string()], vec!["plugin".into()], checks);
+    let page = super::certify(&report);
+    assert!(
+        page.contains("<p class=\"spec\"><code>picoclaw-hook-protocol.md#basic-protocol-structure; JSON-RPC 2.0 §5</code></p>"),
+        "{page}"
+    );
+    assert!(!page.contains("runok-extension-protocol.txt"), "a PicoClaw report cites the runok document:\n{page}");
 }
