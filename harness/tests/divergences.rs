@@ -223,6 +223,20 @@ fn observe(id: &str) {
             assert_eq!(doc.summary.tool_results.iter().filter(|r| r.content == "ok").count(), 4);
             assert_eq!(doc.summary.outcome.as_deref(), Some("completed"));
         }
+        "promptkit.failing-tool-withdrawn" => {
+            // Two failing results of `t` in one turn: PromptKit stops offering it (a third call still runs).
+            let yaml = "id: d/withdrawn\nruntime: promptkit\ntools:\n  t: {error: down}\nllm:\n  - reply: {tool_calls: [{name: t, arguments: {n: 1}}]}\n  - reply: {tool_calls: [{name: t, arguments: {n: 2}}]}\n  - reply: {text: done}\nturns:\n  - user: go";
+            let withdrawn = |r: proctor::runner::RunResult| {
+                r.transcript
+                    .entries
+                    .iter()
+                    .filter(|e| e.body.get("tool_withdrawn").is_some())
+                    .map(|e| e.body["tool_withdrawn"].to_string())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(withdrawn(simulate(yaml, "promptkit@86d9f36")), ["\"t\""]);
+            assert!(withdrawn(simulate(yaml, "documented")).is_empty());
+        }
         "promptkit.max-sentences-never-triggers" => {
             let yaml = "id: d/sentences\nruntime: promptkit\nguardrails:\n  - max_sentences: {max: 1, message: short}\nllm:\n  - reply: {text: One. Two.}\nturns:\n  - user: go";
             assert_eq!(simulate(yaml, "promptkit@86d9f36").summary.final_text.as_deref(), Some("One. Two."));

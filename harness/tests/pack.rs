@@ -316,3 +316,26 @@ fn a_pack_scenarios_journal_offers_pack_tools_as_promptkit_sends_them() {
         }
     }
 }
+
+#[test]
+fn a_tool_failing_twice_in_a_turn_is_no_longer_offered_under_promptkit() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(
+        &dir,
+        "s.yaml",
+        "id: t/withdrawn\nruntime: promptkit\ntools:\n  t: {error: down}\n  u: {result: ok}\nllm:\n  - reply: {tool_calls: [{name: t, arguments: {n: 1}}]}\n  - reply: {tool_calls: [{name: t, arguments: {n: 2}}]}\n  - reply: {text: done}\nturns:\n  - user: go\nexpect:\n  outcome: completed\n",
+    );
+    for (profile, third) in [("promptkit@86d9f36", vec!["u"]), ("documented", vec!["t", "u"])] {
+        let records = tempfile::tempdir().unwrap();
+        let d = records.path().display().to_string();
+        let (code, out, err) = run(&["run", "--no-progress", "--profile", profile, "--record-dir", &d, &scenario]);
+        assert_eq!(code, 0, "{out}{err}");
+        let journal = std::fs::read_to_string(records.path().join("llm.journal.jsonl")).unwrap();
+        let requests: Vec<Value> = journal.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let offered = |n: usize| -> Vec<String> {
+            requests[n]["body"]["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap().to_string()).collect()
+        };
+        assert_eq!(offered(1), ["t", "u"], "{profile}: after one failure t is still offered");
+        assert_eq!(offered(2), third, "{profile}: the round after the second failure");
+    }
+}

@@ -185,6 +185,11 @@ impl Profile {
         self.has("promptkit.identical-calls-stopped").then_some(3)
     }
 
+    /// Whether a tool whose result is an error a second time in a turn stops being offered.
+    pub fn promptkit_withdraws_failing_tools(self) -> bool {
+        self.has("promptkit.failing-tool-withdrawn")
+    }
+
     /// Whether the `max_sentences` guardrail enforces its maximum.
     pub fn promptkit_max_sentences_enforced(self) -> bool {
         !self.has("promptkit.max-sentences-never-triggers")
@@ -384,6 +389,12 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PK,
         summary: "within one turn the third call of a tool with the same arguments is not run: the model gets \"Repeated call ignored\", and a fourth fails the turn",
         source: "runtime/pipeline/stage/stages_provider.go:793-838 and 1021-1040 (defaultMaxIdenticalCalls = 3, :30)",
+    },
+    Divergence {
+        id: "promptkit.failing-tool-withdrawn",
+        profile: PK,
+        summary: "a tool whose result is an error a second time in one turn is no longer offered for the rest of that turn",
+        source: "runtime/pipeline/stage/stages_provider.go:2452-2475 updateExcludedTools, :2525 collectProviderDescriptors",
     },
     Divergence {
         id: "promptkit.max-sentences-never-triggers",

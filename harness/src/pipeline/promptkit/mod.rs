@@ -10,9 +10,9 @@ mod arguments;
 mod evals;
 mod guardrails;
 mod hooks;
-mod repeats;
 mod selector;
 mod skills;
+mod tool_loop;
 mod tools;
 mod workflow;
 
@@ -167,7 +167,8 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
     if let Some(end) = rerender(ctx, st) {
         return Ok(end);
     }
-    let mut repeats = repeats::Repeats::new(ctx.profile.promptkit_identical_call_limit());
+    let mut repeats = tool_loop::Repeats::new(ctx.profile.promptkit_identical_call_limit());
+    let mut rejections = tool_loop::Rejections::new(ctx.profile.promptkit_withdraws_failing_tools());
     for round in 1..=MAX_ROUNDS {
         // before_call: guardrails (input side) first, then exec provider hooks.
         match before_call(ctx, st, round).await {
@@ -185,6 +186,7 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         // The tool selector, if any, picks the tools of this call from the user's last message.
         let query = st.messages.iter().rev().find(|m| m.role == "user").map(|m| m.content.clone()).unwrap_or_default();
         let mut tools = selector::offered(ctx, &query, tool_names(ctx, st)).await;
+        tools.retain(|t| rejections.offered(t));
         if ctx.profile.name().starts_with("promptkit@") {
             // PromptKit hands the provider its tools in name order (stages_provider.go collectProviderDescriptors).
             tools.sort();
@@ -245,9 +247,9 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
             return Ok(TurnEnd::Completed);
         }
         let ignored = match repeats.judge(&calls) {
-            repeats::Round::Run => Default::default(),
-            repeats::Round::Ignore(ids) => ids,
-            repeats::Round::Abort(error) => {
+            tool_loop::Round::Run => Default::default(),
+            tool_loop::Round::Ignore(ids) => ids,
+            tool_loop::Round::Abort(error) => {
                 ctx.transcript.push("runtime", "error", error);
                 return Ok(TurnEnd::Error);
             }
@@ -258,6 +260,14 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
                 tool_message(ctx, st, call, &ToolOutcome::Result(Value::String(repeats.ignored(&call.name))));
             } else if let Some(outcome) = run_call(ctx, st, call).await {
                 tool_message(ctx, st, call, &outcome);
+                if rejections.count(&call.name, outcome.is_error()) {
+                    // PromptKit logs it ("Tool excluded after repeated rejection").
+                    ctx.transcript.push(
+                        "runtime",
+                        "event",
+                        json!({"tool_withdrawn": call.name, "why": "its result was an error twice in this turn"}),
+                    );
+                }
             } else {
                 paused.push(call.clone());
             }
@@ -571,7 +581,7 @@ async fn run_call(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall)
 
 fn tool_message(ctx: &mut RunContext<'_>, st: &mut State, call: &ResolvedCall, outcome: &ToolOutcome) {
     let text = outcome.text();
-    let is_error = matches!(outcome, ToolOutcome::Error(_) | ToolOutcome::Blocked(_));
+    let is_error = outcome.is_error();
     ctx.transcript.push(format!("tool {}", call.name), "result", json!({"id": call.id, "content": text, "is_error": is_error}));
     ctx.summary.tool_results.push(ToolResultRecord { tool: call.name.clone(), content: text.clone(), is_error });
     let mut m = LlmMessage::text("tool", text);

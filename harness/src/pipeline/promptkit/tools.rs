@@ -32,6 +32,11 @@ pub(super) enum ToolOutcome {
 }
 
 impl ToolOutcome {
+    /// Whether the model is told the call failed (PromptKit sets the result's `Error`).
+    pub fn is_error(&self) -> bool {
+        matches!(self, ToolOutcome::Error(_) | ToolOutcome::Blocked(_))
+    }
+
     /// The text the LLM sees (`formatToolResult` / `handleToolResult`).
     pub fn text(&self) -> String {
         match self {

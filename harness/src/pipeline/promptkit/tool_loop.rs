@@ -1,10 +1,15 @@
-//! PromptKit's breaker for a model that repeats itself (runtime/pipeline/stage/stages_provider.go
-//! :793-838 and :1021-1040 at 86d9f367). Within one turn's tool loop, every call of a round counts
-//! against its tool and canonical arguments; once one reaches the limit (3 by default, and a pack's
-//! `tool_policy` is not read), that round's repeated calls are not run: each is answered
-//! "Repeated call ignored" (a plain result, not an error) while the round's other calls run, and the
-//! turn goes on. If the model repeats itself again after that, the turn fails. A resumed turn is a
-//! new loop and counts from zero.
+//! What one turn's tool loop remembers (runtime/pipeline/stage/stages_provider.go at 86d9f367).
+//! A resumed turn is a new loop and starts from nothing.
+//!
+//! - [`Repeats`], the breaker for a model that repeats itself (:793-838 and :1021-1040): every call
+//!   of a round counts against its tool and canonical arguments; once one reaches the limit (3 by
+//!   default, and a pack's `tool_policy` is not read), that round's repeated calls are not run:
+//!   each is answered "Repeated call ignored" (a plain result, not an error) while the round's
+//!   other calls run, and the turn goes on. If the model repeats itself again after that, the turn
+//!   fails.
+//! - [`Rejections`] (:2452-2475): a tool whose result is an error a second time in the turn (a
+//!   failed run, refused arguments, a hook's block) is no longer offered for the rest of it; a
+//!   call the model makes anyway still runs.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -66,5 +71,34 @@ impl Repeats {
             "Repeated call ignored: {name:?} has been called {} times with identical arguments and was NOT executed again — the result will not change. Stop repeating this exact call: change the arguments, use a different tool, or finish the task.",
             self.limit.unwrap_or_default()
         )
+    }
+}
+
+/// The tools taken away from the rest of a turn's rounds after failing twice.
+pub(super) struct Rejections {
+    enabled: bool,
+    counts: BTreeMap<String, usize>,
+    withdrawn: BTreeSet<String>,
+}
+
+impl Rejections {
+    /// `enabled`: whether the profile withdraws failing tools.
+    pub(super) fn new(enabled: bool) -> Self {
+        Rejections { enabled, counts: BTreeMap::new(), withdrawn: BTreeSet::new() }
+    }
+
+    /// Counts a result of `tool`; true when this one withdrew it.
+    pub(super) fn count(&mut self, tool: &str, is_error: bool) -> bool {
+        if !self.enabled || !is_error {
+            return false;
+        }
+        let count = self.counts.entry(tool.to_string()).or_default();
+        *count += 1;
+        *count > 1 && self.withdrawn.insert(tool.to_string())
+    }
+
+    /// Whether `tool` is still offered.
+    pub(super) fn offered(&self, tool: &str) -> bool {
+        !self.withdrawn.contains(tool)
     }
 }
