@@ -298,9 +298,8 @@ impl Workflow {
         for (name, value) in &self.artifacts {
             given.insert(format!("artifacts.{name}"), Value::String(value.clone()));
         }
-        // The model's `context` is a brief PromptKit hands to the round after the transition and
-        // then forgets: the conversation the next user turn opens has none (sdk/workflow.go:398-405).
-        if let Some(context) = self.context.as_ref().filter(|_| handoff || self.run.reader != PackProfile::PromptKit) {
+        // Under PromptKit the brief is gone by the time a new conversation opens (`new_conversation`).
+        if let Some(context) = &self.context {
             given.insert("workflow_context".into(), Value::String(context.clone()));
         }
         // Each round in a state, PromptKit's resolver renders without the host's variables and fails
@@ -320,8 +319,9 @@ impl Workflow {
     }
 
     /// Whether a new user turn must open a new conversation (the state changed since the last one).
-    /// PromptKit's new conversation gets a new state resolver, which has no brief to hand on
-    /// (sdk/workflow.go:580-583; the resolver keeps `contextSummary` only for its own conversation).
+    /// PromptKit's new conversation gets a new state resolver, which has no brief to hand on: the
+    /// model's `context` went to the round after the transition (sdk/workflow.go:398-405, 580-583; the
+    /// resolver keeps `contextSummary` only for its own conversation).
     pub(super) fn new_conversation(&mut self) -> bool {
         let changed = self.conversation_state != self.current;
         self.conversation_state = self.current.clone();
