@@ -120,7 +120,7 @@ pub fn check(pack: &Map<String, Value>, profile: PackProfile, out: &mut Findings
     let tools = object(pack, "tools");
     let fragments = object(pack, "fragments");
     let members = pack.get("agents").and_then(|a| a.get("members")).and_then(Value::as_object);
-    let artifacts = declared_artifacts(pack);
+    let artifacts: BTreeSet<String> = crate::render::artifacts_in(pack.get("workflow")).into_iter().collect();
 
     for (key, prompt) in prompts.iter().flat_map(|m| m.iter()) {
         let at = child("/prompts", key);
@@ -176,16 +176,6 @@ pub fn check(pack: &Map<String, Value>, profile: PackProfile, out: &mut Findings
 
 fn object<'a>(pack: &'a Map<String, Value>, key: &str) -> Option<&'a Map<String, Value>> {
     pack.get(key).and_then(Value::as_object)
-}
-
-fn declared_artifacts(pack: &Map<String, Value>) -> BTreeSet<String> {
-    let states = pack.get("workflow").and_then(|w| w.get("states")).and_then(Value::as_object);
-    states
-        .iter()
-        .flat_map(|s| s.values())
-        .filter_map(|s| s.get("artifacts").and_then(Value::as_object))
-        .flat_map(|a| a.keys().cloned())
-        .collect()
 }
 
 fn prompt_tools(

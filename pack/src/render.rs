@@ -60,7 +60,12 @@ pub fn state_prompt(pack: &Value, state: &str) -> Result<String, RenderError> {
 
 /// Every artifact a workflow state declares, sorted, once.
 pub fn artifact_names(pack: &Value) -> Vec<String> {
-    let states = pack.get("workflow").and_then(|w| w.get("states")).and_then(Value::as_object);
+    artifacts_in(pack.get("workflow"))
+}
+
+/// Every artifact a state of `workflow` declares, sorted, once.
+pub(crate) fn artifacts_in(workflow: Option<&Value>) -> Vec<String> {
+    let states = workflow.and_then(|w| w.get("states")).and_then(Value::as_object);
     let declared = states.into_iter().flatten().filter_map(|(_, s)| s.get("artifacts").and_then(Value::as_object));
     let names: std::collections::BTreeSet<String> = declared.flat_map(|a| a.keys().cloned()).collect();
     names.into_iter().collect()
