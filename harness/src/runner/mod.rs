@@ -83,33 +83,28 @@ impl RunResult {
     /// sent instead: a scenario can pass while that happens, and must say so.
     pub fn pack_warning(&self) -> Option<String> {
         let entries = &self.transcript.entries;
-        let pack = entries.iter().find(|e| e.channel == "runtime" && e.kind == "pack");
-        let opened = pack.and_then(|pack| {
-            let outcome = pack.body["outcome"].as_str().filter(|o| *o != "rendered")?;
-            let why = pack.body["explanation"].as_str().unwrap_or_default();
-            Some(format!("the pack's prompt was not sent as written ({outcome}): {why}"))
-        });
-        let unlike: Vec<&str> =
-            pack.iter().flat_map(|p| p.body["warnings"].as_array().into_iter().flatten()).filter_map(serde_json::Value::as_str).collect();
-        let opened = match (opened, unlike.is_empty()) {
-            (opened, true) => opened,
-            (Some(opened), false) => Some(format!("{opened}; {}", unlike.join("; "))),
-            (None, false) => Some(unlike.join("; ")),
-        };
-        let dropped = |e: &&crate::record::Entry| e.body["host_variables_dropped"].as_array().is_some_and(|d| !d.is_empty());
-        let rerendered = entries.iter().filter(|e| e.channel == "workflow" && e.kind == "rerender").find(dropped).map(|e| {
+        let mut said = Vec::new();
+        if let Some(pack) = entries.iter().find(|e| e.channel == "runtime" && e.kind == "pack") {
+            if let Some(outcome) = pack.body["outcome"].as_str().filter(|o| *o != "rendered") {
+                let why = pack.body["explanation"].as_str().unwrap_or_default();
+                said.push(format!("the pack's prompt was not sent as written ({outcome}): {why}"));
+            }
+            said.extend(pack.body["warnings"].as_array().into_iter().flatten().filter_map(|w| w.as_str().map(String::from)));
+        }
+        let rerenders = entries.iter().filter(|e| e.channel == "workflow" && e.kind == "rerender");
+        let dropped = rerenders.map(|e| {
             let names: Vec<&str> = e.body["host_variables_dropped"].as_array().into_iter().flatten().filter_map(|n| n.as_str()).collect();
-            format!(
+            (e, names)
+        });
+        if let Some((e, names)) = dropped.into_iter().find(|(_, names)| !names.is_empty()) {
+            said.push(format!(
                 "PromptKit rendered state `{}`'s prompt again without the host's `{}`, and the model got that instead: {:?}",
                 e.body["state"].as_str().unwrap_or_default(),
                 names.join("`, `"),
                 e.body["system_prompt"].as_str().unwrap_or_default()
-            )
-        });
-        match (opened, rerendered) {
-            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-            (a, b) => a.or(b),
+            ));
         }
+        (!said.is_empty()).then(|| said.join("; "))
     }
 
     /// What the runtime itself reported as an error during the run (the
