@@ -22,6 +22,8 @@ pub(super) fn status(r: &RunResult) -> &'static str {
 /// How many scenarios ended each way; every format prints these same counts.
 #[derive(Clone, Copy)]
 pub(super) struct Tally {
+    /// Every scenario run.
+    pub total: usize,
     /// Not accepted: failed, or could not be used.
     pub failed: usize,
     /// Could not be used as written (exit 2); counted in `failed` too.
@@ -33,10 +35,21 @@ pub(super) struct Tally {
 impl Tally {
     pub(super) fn of(results: &[RunResult]) -> Tally {
         Tally {
+            total: results.len(),
             failed: results.iter().filter(|r| !r.accepted()).count(),
             errors: results.iter().filter(|r| r.unusable).count(),
             expected: results.iter().filter(|r| !r.passed() && r.expected_failure.is_some()).count(),
         }
+    }
+
+    /// Passed, not counting the failures a baseline accepts.
+    pub(super) fn passed(&self) -> usize {
+        self.total - self.failed - self.expected
+    }
+
+    /// Ran and failed (the ones that could not be used are `errors`).
+    pub(super) fn failed_runs(&self) -> usize {
+        self.failed - self.errors
     }
 
     /// `error` when a scenario could not be used, `pass` when every scenario was accepted and no
@@ -55,14 +68,14 @@ impl Tally {
 /// HTML compare.
 pub fn render(results: &[RunResult], stale: &[String], pairs: &[(String, [String; 2])], format: Format) -> String {
     let tally = Tally::of(results);
-    let Tally { failed, errors, expected } = tally;
+    let Tally { failed, errors, expected, .. } = tally;
     match format {
         Format::Html => super::html::scenarios(results, stale, pairs),
         Format::Json => {
             let out = json!({
                 "proctor_version": env!("CARGO_PKG_VERSION"),
                 "verdict": tally.verdict(stale),
-                "summary": {"passed": results.len() - failed - expected, "failed": failed - errors, "errors": errors, "expected_failures": expected},
+                "summary": {"passed": tally.passed(), "failed": tally.failed_runs(), "errors": errors, "expected_failures": expected},
                 "stale_baseline": stale,
                 "scenarios": results.iter().map(|r| json!({"id": r.id, "file": r.file, "status": status(r), "problems": r.problems, "pack_warning": r.pack_warning(), "runtime_errors": r.runtime_errors().collect::<Vec<_>>(), "summary": r.summary})).collect::<Vec<_>>(),
             });
@@ -132,7 +145,7 @@ pub fn render(results: &[RunResult], stale: &[String], pairs: &[(String, [String
             for s in stale {
                 let _ = writeln!(out, "FAIL {}", escape(s));
             }
-            let _ = writeln!(out, "\n{} passed, {} failed{errors_text}{expected_text}", results.len() - failed - expected, failed - errors);
+            let _ = writeln!(out, "\n{} passed, {} failed{errors_text}{expected_text}", tally.passed(), tally.failed_runs());
             if !pairs.is_empty() {
                 out.push_str(&super::divergence::render(pairs, results));
             }

@@ -22,8 +22,8 @@ pub fn render(results: &[RunResult], stale: &[String], pairs: &[(String, [String
         body,
         "<ul class=\"counts\" aria-label=\"Summary\"><li>{}</li><li>{} passed</li><li>{} failed</li><li>{} could not be used</li><li>{} (baseline)</li><li>{}</li></ul>",
         count(results.len(), "scenario", "scenarios"),
-        results.len() - tally.failed - tally.expected,
-        tally.failed - tally.errors,
+        tally.passed(),
+        tally.failed_runs(),
         tally.errors,
         count(tally.expected, "expected failure", "expected failures"),
         count(stale.len(), "stale baseline entry", "stale baseline entries")
