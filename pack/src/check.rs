@@ -68,6 +68,14 @@ pub fn check(document: &Document, profile: PackProfile) -> PackReport {
     }
 }
 
+impl PackReport {
+    /// How many errors and how many warnings it has.
+    pub fn counts(&self) -> (usize, usize) {
+        let errors = self.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+        (errors, self.diagnostics.len() - errors)
+    }
+}
+
 /// Whether `profile`'s implementation refuses to load the pack over this diagnostic. The spec makes
 /// every error a refusal; PromptKit opens a pack whose templates it cannot fill (it sends them raw
 /// at run time) and a workflow whose state prompts it cannot render (the turns fail at run time).

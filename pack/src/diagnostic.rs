@@ -14,6 +14,16 @@ pub enum Severity {
     Warning,
 }
 
+impl Severity {
+    /// The word reports print (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     /// A JSON pointer (RFC 6901) into the pack; `""` is the whole pack.

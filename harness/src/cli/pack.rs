@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use proctor_pack::render::RenderedPrompt;
-use proctor_pack::{PackProfile, PackReport, Severity};
+use proctor_pack::{PackProfile, PackReport};
 use serde_json::Value;
 
 use super::UsageError;
@@ -196,16 +196,12 @@ fn pack_files_under(path: &Path) -> Result<Vec<PathBuf>, String> {
 fn check_text(reports: &[PackReport], unreadable: &[(String, String)]) -> String {
     let mut out = String::new();
     for report in reports {
-        let errors = report.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-        let warnings = report.diagnostics.len() - errors;
+        let (errors, warnings) = report.counts();
         let verdict = if report.valid { "valid" } else { "INVALID" };
         let file = crate::report::escape_name(&report.file);
         out.push_str(&format!("{file} under {}: {verdict} ({errors} error(s), {warnings} warning(s))\n", report.profile));
         for d in &report.diagnostics {
-            let severity = match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
+            let severity = d.severity.name();
             let path = if d.path.is_empty() { "(the pack)" } else { &d.path };
             out.push_str(&format!(
                 "  {}:{}:{}: {severity}[{}] {} (at {path})\n      fix: {}\n",
@@ -357,7 +353,7 @@ fn render_text(rendered: &[(RenderedPrompt, PackReport)], state: Option<&str>) -
         };
         out.push_str(&format!("=== {what} under {}: {} ===\n", r.profile, r.outcome));
         if !report.valid {
-            let errors = report.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+            let (errors, _) = report.counts();
             // PromptKit opens some invalid packs and fails later (raw templates, workflow turns).
             let refuses = PackProfile::parse(&r.profile)
                 .is_ok_and(|profile| report.diagnostics.iter().any(|d| proctor_pack::check::refuses_to_open(d, profile)));

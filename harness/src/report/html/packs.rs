@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use proctor_pack::{PackReport, Severity};
+use proctor_pack::PackReport;
 
 use super::page::{count, document, status, text};
 
@@ -71,7 +71,7 @@ fn grid(out: &mut String, reports: &[PackReport], files: &[&str], profiles: &[&s
         for p in profiles {
             match reports.iter().enumerate().find(|(_, r)| r.file == *file && r.profile == *p) {
                 Some((i, r)) => {
-                    let (errors, warnings) = counts(r);
+                    let (errors, warnings) = r.counts();
                     let word = if r.valid { "valid" } else { "invalid" };
                     let _ = write!(out, "<td data-status=\"{word}\"><a href=\"#k{i}\">{}</a> {errors} E, {warnings} W</td>", status(word));
                 }
@@ -85,7 +85,7 @@ fn grid(out: &mut String, reports: &[PackReport], files: &[&str], profiles: &[&s
 
 /// One pack under one profile: folded when it has nothing to say.
 fn diagnostics(out: &mut String, index: usize, file_index: usize, r: &PackReport) {
-    let (errors, warnings) = counts(r);
+    let (errors, warnings) = r.counts();
     let word = if r.valid { "valid" } else { "invalid" };
     let open = if r.diagnostics.is_empty() { "" } else { " open" };
     let _ = writeln!(
@@ -103,10 +103,7 @@ fn diagnostics(out: &mut String, index: usize, file_index: usize, r: &PackReport
     }
     out.push_str("<div class=\"scroll\" role=\"region\" aria-label=\"Diagnostics\" tabindex=\"0\">\n<table class=\"diagnostics\">\n<thead><tr><th scope=\"col\">where</th><th scope=\"col\">severity</th><th scope=\"col\">rule</th><th scope=\"col\">message and fix</th></tr></thead>\n<tbody>\n");
     for d in &r.diagnostics {
-        let severity = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
+        let severity = d.severity.name();
         let pointer = if d.path.is_empty() { "(the pack)" } else { &d.path };
         let _ = writeln!(
             out,
@@ -133,9 +130,4 @@ fn short<'a>(file: &'a str, given: &[String]) -> &'a str {
         .filter(|rest| !rest.is_empty())
         .min_by_key(|rest| rest.len())
         .unwrap_or(file)
-}
-
-fn counts(r: &PackReport) -> (usize, usize) {
-    let errors = r.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-    (errors, r.diagnostics.len() - errors)
 }
