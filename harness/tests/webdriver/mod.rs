@@ -3,8 +3,6 @@
 //! panics: chromedriver runs in its own process group, which Chromium joins, and dropping the
 //! browser ends the session, then kills the whole group.
 
-#![allow(dead_code)]
-
 use std::io::Write;
 use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
@@ -227,16 +225,14 @@ impl Drop for Browser {
         }
         // Whatever the session left, and chromedriver itself; then any helper that left the group
         // (Chromium's crash handler starts its own), found by the folder it was given.
-        let group = self.driver.id() as i32;
-        // SAFETY: kill(2) signals processes; no memory is involved. A negative pid is the group.
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
+        use rustix::process::{Pid, Signal, kill_process, kill_process_group};
+        if let Some(group) = Pid::from_raw(self.driver.id() as i32) {
+            let _ = kill_process_group(group, Signal::KILL);
         }
         let _ = self.driver.wait();
         for (pid, _) in Browser::survivors(self.root.path(), self.driver.id()) {
-            // SAFETY: as above, one process this browser started.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
+            if let Some(pid) = Pid::from_raw(pid) {
+                let _ = kill_process(pid, Signal::KILL);
             }
         }
     }
