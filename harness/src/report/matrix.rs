@@ -2,7 +2,6 @@
 //! profile. It only arranges the report's results; every cell is a result the report holds.
 
 use proctor_conformance::certify::{CheckResult, Report};
-use proctor_conformance::check::Status;
 
 /// One check (for one case) across the profiles.
 pub struct Row<'r> {
@@ -21,11 +20,6 @@ impl Row<'_> {
         let mut statuses = self.cells.iter().map(|c| c.map(|(_, r)| r.status));
         let first = statuses.next().flatten();
         statuses.any(|s| s != first)
-    }
-
-    /// Whether any profile's result is a failure or a warning.
-    pub fn has_problem(&self) -> bool {
-        self.cells.iter().flatten().any(|(_, r)| matches!(r.status, Status::Fail | Status::Warn))
     }
 }
 
