@@ -181,11 +181,14 @@ fn problems(out: &mut String, report: &Report, prefix: &str, level: u8) {
         out,
         "<div class=\"toolbar\"><button type=\"button\" data-open=\"true\" data-target=\"#{prefix}problems details\">Open all</button><button type=\"button\" data-open=\"false\" data-target=\"#{prefix}problems details\">Close all</button></div>\n<div id=\"{prefix}problems\">"
     );
-    for &(index, c) in &problems {
-        if blocker(report, c).is_some() {
+    // What blocked each problem, found once (each lookup scans the report).
+    let blockers: Vec<Option<usize>> = problems.iter().map(|(_, c)| blocker(report, c)).collect();
+    for (&(index, c), by) in problems.iter().zip(&blockers) {
+        if by.is_some() {
             continue;
         }
-        let blocked: Vec<(usize, &CheckResult)> = problems.iter().copied().filter(|(_, o)| blocker(report, o) == Some(index)).collect();
+        let blocked: Vec<(usize, &CheckResult)> =
+            problems.iter().zip(&blockers).filter(|(_, b)| **b == Some(index)).map(|(p, _)| *p).collect();
         entry(out, report, index, c, prefix, !blocked.is_empty());
         if !blocked.is_empty() {
             blocked_line(out, index, c, &blocked, prefix);
