@@ -51,6 +51,7 @@ import tomllib
 from pathlib import Path
 
 from comparisons.cases import cases
+from comparisons.differential import differential, regressions
 from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
 from comparisons.states import states
@@ -80,13 +81,17 @@ def main() -> int:
     ap.add_argument("--promptkit-state", required=True)
     ap.add_argument("--promptkit-tools", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
-    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--cases", type=int, default=200, help="differential: generated plugins per family (default 200)")
+    ap.add_argument("--seed", type=int, default=None, help="differential: the seed (default: a new one, printed; the same seed draws the same plugins)")
+    ap.add_argument("--family", action="append", choices=["picoclaw-hook", "promptkit-exec", "promptkit-server"], help="differential: only these families")
+    ap.add_argument("--found", default=None, help="differential: write each shrunk disagreement here as a regression case (JSON)")
     ap.add_argument("--target", action="append", help="only these targets (e.g. picoclaw-hook, promptkit-exec/tool)")
     ap.add_argument("--jobs", type=int, default=6, help="comparisons run at once (most time is spent waiting on deadlines)")
     ap.add_argument("--verbose", action="store_true", help="print equal comparisons too")
     args = ap.parse_args()
 
-    kinds = set(args.only or ["wire", "fault", "case", "state", "tools"])
+    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential"])
     targets = [t for t in TARGETS if not args.target or t.name in args.target or t.family in args.target]
     listed = load_exceptions(Path(args.exceptions))
     with tempfile.TemporaryDirectory(prefix="proctor-fidelity-") as work:
@@ -113,6 +118,12 @@ def main() -> int:
                 found += states(tools, pool)
             if "tools" in kinds and not args.target:
                 found += offered_tools(tools, pool)
+            if "differential" in kinds:
+                seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+                print(f"fidelity: differential seed {seed}, {args.cases} cases per family (replay: --only differential --seed {seed} --cases {args.cases})", file=sys.stderr, flush=True)
+                found += regressions(tools, pool)
+                families = args.family or ["picoclaw-hook", "promptkit-exec", "promptkit-server"]
+                found += differential(tools, pool, families, args.cases, seed, Path(args.found) if args.found else None)
 
     equal = exceptions = unexplained = 0
     seen = set()

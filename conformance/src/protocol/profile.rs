@@ -73,6 +73,39 @@ impl Profile {
         }
     }
 
+    /// Other names for the profile: the published releases whose code it
+    /// describes (the hook host or exec clients are the same code there), so
+    /// `--profile picoclaw@0.3.1` names what a user installed. The commit
+    /// name stays the profile's own.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Profile::Documented => &[],
+            Profile::Promptkit86d9f36 => &["promptkit@1.5.11", "promptkit@v1.5.11"],
+            Profile::PicoclawCf67dd3 => &["picoclaw@0.3.1", "picoclaw@v0.3.1", "picoclaw@0.2.9", "picoclaw@v0.2.9"],
+            Profile::Runok031 => &["runok@v0.3.1"],
+        }
+    }
+
+    /// Which releases interop/ last held the profile to, how, and when
+    /// (FIDELITY.md has the numbers).
+    pub fn compared_with(self) -> &'static str {
+        match self {
+            Profile::Documented => "not a runtime: held to the spec documents by the catalogue's own tests",
+            Profile::Promptkit86d9f36 => {
+                "runtime v1.5.11 (Go module proxy): wire, faults, cases, workflow states, tools and generated plugins                  (interop/fidelity.sh --only differential), 2026-11-27"
+            }
+            Profile::PicoclawCf67dd3 => {
+                "v0.3.1 (Go module proxy; its hook host is byte-identical with v0.2.9 and cf67dd3): wire, faults, cases and                  generated plugins (interop/fidelity.sh --only differential), 2026-11-27"
+            }
+            Profile::Runok031 => "the runok crate 0.3.1: interop/runok's tests, 2026-11-27",
+        }
+    }
+
+    /// Whether `name` is this profile's name or one of its aliases.
+    pub fn is_named(self, name: &str) -> bool {
+        self.name() == name || self.aliases().contains(&name)
+    }
+
     /// The profiles certification runs for a family by default: the
     /// documents first, then the runtime as implemented.
     pub fn for_family(family: Family) -> [Profile; 2] {
@@ -86,13 +119,13 @@ impl Profile {
 
     /// The profile named `name` (any family), as reports name them.
     pub fn from_name(name: &str) -> Option<Profile> {
-        Profile::ALL.into_iter().find(|p| p.name() == name)
+        Profile::ALL.into_iter().find(|p| p.is_named(name))
     }
 
     /// Parses a profile name valid for `family`.
     pub fn parse(family: Family, s: &str) -> Result<Profile, super::UnknownName> {
         let allowed = Profile::for_family(family);
-        allowed.into_iter().find(|p| p.name() == s).ok_or_else(|| super::UnknownName {
+        allowed.into_iter().find(|p| p.is_named(s)).ok_or_else(|| super::UnknownName {
             what: "profile",
             given: s.to_string(),
             expected: allowed.iter().map(|p| p.name()).collect(),
@@ -466,6 +499,10 @@ mod tests {
             assert_eq!(Profile::parse(f, rt.name()).unwrap(), rt);
         }
         assert!(Profile::parse(Family::RunokExtension, "picoclaw@cf67dd3").is_err());
+        // Releases name the profile that describes their code; the commit names keep working.
+        assert_eq!(Profile::parse(Family::PicoclawHook, "picoclaw@0.3.1").unwrap(), Profile::PicoclawCf67dd3);
+        assert_eq!(Profile::parse(Family::PromptkitServer, "promptkit@1.5.11").unwrap(), Profile::Promptkit86d9f36);
+        assert!(Profile::parse(Family::PicoclawHook, "promptkit@1.5.11").is_err());
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
         Format::Json => {
             let profiles: Vec<_> = profiles
                 .iter()
-                .map(|p| json!({"name": p.name(), "provenance": p.provenance(), "divergences": p.divergences().collect::<Vec<_>>(), "tolerances": tolerances(*p)}))
+                .map(|p| json!({"name": p.name(), "aliases": p.aliases(), "provenance": p.provenance(), "compared_with": p.compared_with(), "divergences": p.divergences().collect::<Vec<_>>(), "tolerances": tolerances(*p)}))
                 .collect();
             crate::output::emit(&format!(
                 "{}\n",
@@ -94,6 +94,10 @@ fn text(checks: &[&CheckDef], profiles: &[Profile]) -> String {
             if n == 0 { " (exactly the spec documents)".to_string() } else { format!(" ({n} divergences from the documents)") }
         );
         let _ = writeln!(out, "    {}", p.provenance());
+        if !p.aliases().is_empty() {
+            let _ = writeln!(out, "    also named: {}", p.aliases().join(", "));
+        }
+        let _ = writeln!(out, "    compared with: {}", p.compared_with());
         for d in p.divergences() {
             let _ = writeln!(out, "    {:<40} {}", d.id, d.summary);
             let _ = writeln!(out, "    {:<40} source: {}", "", d.source);

@@ -1,0 +1,299 @@
+"""differential: generated plugins, each run through `proctor certify` under
+the runtime's profile and through the real runtime, verdict against outcome.
+
+The rule is the fault comparison's, exchange by exchange: proctor's verdict
+is "conformant" if and only if the real runtime reached what the plugin
+meant on every call (comparisons/behaviours.py draws the plugin and knows
+its intent), with no hook error and nothing left running. A disagreement is
+a bug in proctor until shown otherwise; it is shrunk to the fewest genes that
+still disagree and written out as a regression case: the script
+(`proctor mock-plugin --script`), the cases file, both outcomes, and the
+commands that replay it (interop/differential/README.md).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .behaviours import FAMILIES, PK_SURFACE, PICO_CALLS, Built, Genome, Intent, build, draw
+from .runtime import LEFTOVER_MARK, ROOT, Comparison, Tools, kill_marked, run
+
+PROFILES = {"picoclaw-hook": "picoclaw@cf67dd3", "promptkit-exec": "promptkit@86d9f36", "promptkit-server": "promptkit@86d9f36"}
+# Every deadline on both sides, so a hang costs seconds, not minutes.
+DEADLINE_MS = 2000
+REGRESSIONS = ROOT / "interop" / "differential" / "regressions"
+
+
+@dataclass
+class Outcome:
+    conformant: bool  # proctor's verdict under the profile
+    failed: list[str]  # the checks that failed there
+    reached: bool  # the real runtime reached the plugin's intent
+    why: str  # where it did not, or "as meant"
+
+    @property
+    def agree(self) -> bool:
+        return self.conformant == self.reached
+
+
+def plugin(tools: Tools, target: str, script: Path) -> list[str]:
+    family, _, role = target.partition("/")
+    cmd = [tools.proctor, "mock-plugin", "--protocol", family, "--script", str(script)]
+    return cmd + (["--role", role] if role and family == "promptkit-exec" else [])
+
+
+def certify(tools: Tools, target: str, script: Path, cases: Path) -> tuple[bool, list[str], dict]:
+    family, _, role = target.partition("/")
+    profile = PROFILES[family]
+    cmd = [tools.proctor, "certify", "--no-progress", "--format", "json", "--protocol", family]
+    cmd += ["--role", role] if role else []
+    cmd += ["--profile", profile, "--timeout-ms", str(DEADLINE_MS), "--cases", str(cases), "--", *plugin(tools, target, script)]
+    out = run(cmd, timeout=300)
+    try:
+        report = json.loads(out.stdout)
+    except json.JSONDecodeError:
+        raise SystemExit(f"proctor certify printed no report (exit {out.returncode}):\n{' '.join(cmd)}\n{out.stderr[-2000:]}")
+    verdict = report.get("profile_verdicts", {}).get(profile, report.get("verdict"))
+    failed = sorted({c["id"] for c in report.get("checks", []) if c.get("status") == "fail" and c.get("profile") == profile})
+    return verdict == "conformant", failed, report
+
+
+def drive(tools: Tools, target: str, script: Path) -> list[dict]:
+    family, _, role = target.partition("/")
+    mark = f"{LEFTOVER_MARK}=diff-{script.stem}"
+    if family == "picoclaw-hook":
+        d = str(DEADLINE_MS)
+        cmd = [tools.picoclaw_host, "--interceptor-timeout-ms", d, "--approval-timeout-ms", d, "--hello-timeout-ms", d]
+    else:
+        surface = "server-tool" if family == "promptkit-server" else PK_SURFACE[role]
+        cmd = [tools.promptkit_host, "--surface", surface, "--timeout-ms", str(DEADLINE_MS), "--env", LEFTOVER_MARK]
+        if surface == "server-tool":
+            calls = script.with_suffix(".calls.jsonl")
+            calls.write_text("".join(json.dumps({"args": {"key": k}}) + "\n" for k in ("a", "b", "c")))
+            cmd += ["--calls", str(calls)]
+    import os
+
+    out = run([*cmd, "--", *plugin(tools, target, script)], timeout=300, env={**os.environ, LEFTOVER_MARK: mark.split("=", 1)[1]})
+    if out.returncode != 0:
+        raise SystemExit(f"driver failed (exit {out.returncode}): {' '.join(cmd)}\n{out.stderr[-2000:]}")
+    lines = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    left = kill_marked(mark)
+    if left:
+        lines.append({"step": "leftover", "processes": left})
+    return lines
+
+
+def clean(v):
+    """A runtime decodes invalid UTF-8 as U+FFFD; the plugin's garbage is not the runtime's fault."""
+    if isinstance(v, str):
+        return v.replace("\ufffd", "")
+    if isinstance(v, list):
+        return [clean(x) for x in v]
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items()}
+    return v
+
+
+def subset(want, got) -> bool:
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(subset(v, got.get(k)) for k, v in want.items())
+    return clean(want) == clean(got)
+
+
+def reached(target: str, intents: list[Intent], lines: list[dict]) -> tuple[bool, str]:
+    """Whether every call came out as the plugin meant, and where not."""
+    family = target.partition("/")[0]
+    for line in lines:
+        if line.get("step") == "leftover":
+            return False, f"left running: {line['processes']}"
+        if line.get("step") == "start" and not line.get("ok"):
+            return False, f"the runtime could not start the hook: {line.get('error')}"
+        if line.get("step") == "notify" and line.get("hook_error"):
+            return False, f"runtime event: hook error {line['hook_error']}"
+        if line.get("step") == "close" and "signal" in str(line.get("error") or ""):
+            return False, f"at close: {line['error']}"
+    if family == "picoclaw-hook":
+        by_method = {line.get("method"): line for line in lines if line.get("step") == "call"}
+        for intent in intents:
+            why = pico_call(intent, by_method.get(intent.call))
+            if why:
+                return False, why
+        return True, "as meant"
+    calls = [line for line in lines if "index" in line and "step" not in line]
+    if len(calls) < len(intents):
+        return False, f"{len(calls)} of {len(intents)} calls came back"
+    for intent, line in zip(intents, calls):
+        why = pk_call(target, intent, line)
+        if why:
+            return False, why
+    return True, "as meant"
+
+
+def pico_call(intent: Intent, line: dict | None) -> str:
+    where = intent.call
+    if line is None:
+        return f"{where}: never called"
+    if line.get("hook_error"):
+        return f"{where}: hook error {line['hook_error']}"
+    if "approval" in line:
+        a = line["approval"]
+        got = "approved" if a.get("approved") else "denied"
+        if got != intent.decision:
+            return f"{where}: {got}, meant {intent.decision}"
+        if intent.reason and clean(a.get("reason")) != intent.reason:
+            return f"{where}: reason {a.get('reason')!r}, meant {intent.reason!r}"
+        return ""
+    action = (line.get("decision") or {}).get("action")
+    reason = (line.get("decision") or {}).get("reason")
+    if intent.decision == "modify":
+        if action not in ("modify", "continue"):
+            return f"{where}: {action}, meant modify"
+        if not subset(intent.payload, line.get("payload")):
+            return f"{where}: went on with {json.dumps(line.get('payload'))[:200]}, meant {json.dumps(intent.payload)}"
+        return ""
+    if action != intent.decision:
+        return f"{where}: {action!r}, meant {intent.decision!r}"
+    if intent.reason and clean(reason) != intent.reason:
+        return f"{where}: reason {reason!r}, meant {intent.reason!r}"
+    if intent.payload and not subset(intent.payload, line.get("payload")):
+        return f"{where}: went on with {json.dumps(line.get('payload'))[:200]}, meant {json.dumps(intent.payload)}"
+    return ""
+
+
+def pk_call(target: str, intent: Intent, line: dict) -> str:
+    role = target.partition("/")[2]
+    o = line.get("outcome") or {}
+    err = line.get("error")
+    where = line.get("phase") or line.get("surface")
+    if role == "tool" or target.startswith("promptkit-server"):
+        if intent.decision == "error":
+            if o.get("status") != "failed" or intent.reason not in str(o.get("error") or ""):
+                return f"{where}: {json.dumps(o)[:200]}, meant the error {intent.reason!r}"
+            return ""
+        if err or o.get("status") != "complete":
+            return f"{where}: {o.get('status')} {err or ''}"
+        if clean(o.get("content")) != clean(intent.content):
+            return f"{where}: result {json.dumps(o.get('content'))[:200]}, meant {json.dumps(intent.content)}"
+        return ""
+    if err:
+        return f"{where}: error {err}"
+    if role in ("provider-hook", "tool-hook"):
+        got = "allow" if o.get("Allow") is True else "deny"
+        if got != intent.decision:
+            return f"{where}: {got}, meant {intent.decision}"
+        if intent.reason and clean(o.get("Reason")) != intent.reason:
+            return f"{where}: reason {o.get('Reason')!r}, meant {intent.reason!r}"
+        return ""
+    if role == "session-hook":
+        return f"{where}: the hook's error reached the session" if o.get("error_returned") else ""
+    if role == "eval":
+        if str(o.get("explanation", "")).startswith("exec eval"):
+            return f"{where}: {o.get('explanation')}"
+        if o.get("score") != intent.content:
+            return f"{where}: score {o.get('score')}, meant {intent.content}"
+        return ""
+    if role == "selector":
+        if o.get("selected") != intent.content:
+            return f"{where}: selected {o.get('selected')}, meant {intent.content}"
+        return ""
+    return f"{where}: no judge for {role}"
+
+
+def write_case(work: Path, g: Genome, built: Built) -> tuple[Path, Path]:
+    stem = f"{g.target.replace('/', '-')}-{g.seed}-{len(g.genes)}-{abs(hash(json.dumps(g.to_json()))) % 10**8}"
+    script = work / f"{stem}.script.json"
+    cases = work / f"{stem}.cases.yaml"
+    script.write_text(json.dumps(built.script, indent=1, ensure_ascii=False))
+    cases.write_text(json.dumps({"cases": built.cases}, indent=1, ensure_ascii=False))
+    return script, cases
+
+
+def judge(tools: Tools, g: Genome) -> Outcome:
+    built = build(g)
+    script, cases = write_case(tools.work, g, built)
+    conformant, failed, _ = certify(tools, g.target, script, cases)
+    ok, why = reached(g.target, built.intents, drive(tools, g.target, script))
+    return Outcome(conformant, failed, ok, why)
+
+
+def shrink(tools: Tools, g: Genome, first: Outcome) -> tuple[Genome, Outcome]:
+    """Drops genes while the disagreement stays the same way round."""
+    best, outcome = g, first
+    changed = True
+    while changed and best.genes:
+        changed = False
+        for gene in list(best.genes):
+            smaller = Genome(best.target, best.seed, best.bent, best.decision, [x for x in best.genes if x is not gene])
+            o = judge(tools, smaller)
+            if not o.agree and o.conformant == first.conformant:
+                best, outcome, changed = smaller, o, True
+                break
+    return best, outcome
+
+
+def regression(g: Genome, o: Outcome) -> dict:
+    built = build(g)
+    family = g.target.partition("/")[0]
+    return {
+        "genome": g.to_json(),
+        "profile": PROFILES[family],
+        "script": built.script,
+        "cases": built.cases,
+        "runtime": {"reached": o.reached, "why": o.why},
+        "proctor_said": {"conformant": o.conformant, "failed": o.failed},
+    }
+
+
+def regressions(tools: Tools, pool) -> list[Comparison]:
+    """The shrunk cases kept from earlier runs: the runtime's outcome is run again, not trusted."""
+    files = sorted(REGRESSIONS.glob("*.json")) if REGRESSIONS.exists() else []
+    def one(path: Path) -> Comparison:
+        g = Genome.from_json(json.loads(path.read_text())["genome"])
+        o = judge(tools, g)
+        return comparison(g, o, f"regression {path.name}")
+    return list(pool.map(one, files))
+
+
+def comparison(g: Genome, o: Outcome, label: str) -> Comparison:
+    said = "conformant" if o.conformant else f"nonconformant ({', '.join(o.failed[:4]) or 'no check named'})"
+    did = "reached what the plugin meant" if o.reached else f"did not: {o.why}"
+    genes = json.dumps([list(x) for x in g.genes], ensure_ascii=False)
+    return Comparison("differential", f"{label} {g.target} {g.bent} {g.decision} {genes}", o.agree, f"proctor: {said}; the runtime {did}")
+
+
+def differential(tools: Tools, pool, families: list[str], cases: int, seed: int, found_dir: Path | None, do_shrink: bool = True) -> list[Comparison]:
+    out: list[Comparison] = []
+    for family in families:
+        targets = FAMILIES[family]
+        genomes = [draw(targets[i % len(targets)], seed * 1_000_003 + i) for i in range(cases)]
+        start = time.monotonic()
+        done = [0]
+
+        def one(g: Genome) -> tuple[Genome, Outcome]:
+            o = judge(tools, g)
+            done[0] += 1
+            if done[0] % 50 == 0:
+                rate = done[0] / max(0.001, time.monotonic() - start)
+                print(f"differential: {family} {done[0]}/{cases} ({rate:.1f}/s)", file=__import__("sys").stderr, flush=True)
+            return g, o
+
+        results = list(pool.map(one, genomes))
+        seen = set()
+        for g, o in results:
+            if o.agree:
+                out.append(comparison(g, o, f"seed {g.seed}"))
+                continue
+            small, so = shrink(tools, g, o) if do_shrink else (g, o)
+            key = (small.target, small.bent, json.dumps([list(x) for x in small.genes]))
+            c = comparison(small, so, f"seed {g.seed} shrunk to")
+            out.append(c)
+            if found_dir and key not in seen:
+                seen.add(key)
+                found_dir.mkdir(parents=True, exist_ok=True)
+                name = f"{small.target.replace('/', '-')}-{small.seed}.json"
+                (found_dir / name).write_text(json.dumps(regression(small, so), indent=1, ensure_ascii=False) + "\n")
+        print(f"differential: {family}: {cases} cases in {time.monotonic() - start:.0f} s", file=__import__("sys").stderr, flush=True)
+    return out
