@@ -502,7 +502,7 @@ fn build_oracle(dir: &Path) -> Option<std::path::PathBuf> {
 }
 
 #[test]
-fn the_model_decodes_as_go_does() {
+fn gojson_model_decodes_as_go_does() {
     let dir = tempfile::tempdir().expect("temp dir");
     let Some(bin) = build_oracle(dir.path()) else { return };
     let schemas = schemas();

@@ -198,3 +198,10 @@ fn unnamed_structs_print_as_literals() {
         "struct { JSONRPC string \"json:\\\"jsonrpc\\\"\"; ID uint64 \"json:\\\"id\\\"\"; Params json.RawMessage \"json:\\\"params\\\"\"; Error *struct { Code int \"json:\\\"code\\\"\"; Message string \"json:\\\"message\\\"\" } \"json:\\\"error\\\"\" }"
     );
 }
+
+#[test]
+fn a_deep_interface_value_converts_to_json() {
+    let deep = format!("{}{}", "[".repeat(10000), "]".repeat(10000));
+    let v = unmarshal(deep.as_bytes(), &GoType::Any).map(|v| v.to_json());
+    assert!(matches!(v, Ok(serde_json::Value::Array(_))));
+}

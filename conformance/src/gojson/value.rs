@@ -115,25 +115,81 @@ impl GoValue {
     /// integers, a float is a JSON float (non-finite cannot occur), and a
     /// non-nil `json.RawMessage` is `{"$raw": "<exact text>"}` (invalid UTF-8
     /// in the raw text shown as U+FFFD; [`GoValue::Raw`] has the bytes).
+    ///
+    /// Built with an explicit stack, not recursion: an interface can hold
+    /// 10000 levels.
     pub fn to_json(&self) -> Value {
-        match self {
-            GoValue::Nil => Value::Null,
-            GoValue::Bool(b) => Value::Bool(*b),
-            GoValue::String(s) => Value::String(s.clone()),
-            GoValue::Int(i) => Value::from(*i),
-            GoValue::Uint(u) => Value::from(*u),
-            GoValue::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
-            GoValue::Raw(bytes) => {
-                let mut m = Map::new();
-                m.insert("$raw".into(), Value::String(String::from_utf8_lossy(bytes).into_owned()));
-                Value::Object(m)
-            }
-            GoValue::Slice(s) => Value::Array(s.items.iter().map(GoValue::to_json).collect()),
-            GoValue::Map(m) => Value::Object(m.entries.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()),
-            GoValue::Struct(fields) => {
-                let mut out = Map::new();
-                flatten_into(fields, &mut out);
-                Value::Object(out)
+        enum Open<'v> {
+            Array(Vec<Value>, std::vec::IntoIter<&'v GoValue>),
+            Object(Map<String, Value>, std::vec::IntoIter<(String, &'v GoValue)>, String),
+        }
+        let mut stack: Vec<Open<'_>> = Vec::new();
+        let mut current = self;
+        loop {
+            let mut done = match current {
+                GoValue::Nil => Value::Null,
+                GoValue::Bool(b) => Value::Bool(*b),
+                GoValue::String(s) => Value::String(s.clone()),
+                GoValue::Int(i) => Value::from(*i),
+                GoValue::Uint(u) => Value::from(*u),
+                GoValue::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
+                GoValue::Raw(bytes) => {
+                    let mut m = Map::new();
+                    m.insert("$raw".into(), Value::String(String::from_utf8_lossy(bytes).into_owned()));
+                    Value::Object(m)
+                }
+                GoValue::Slice(s) => {
+                    let mut rest = s.items.iter().collect::<Vec<_>>().into_iter();
+                    match rest.next() {
+                        Some(first) => {
+                            stack.push(Open::Array(Vec::new(), rest));
+                            current = first;
+                            continue;
+                        }
+                        None => Value::Array(Vec::new()),
+                    }
+                }
+                GoValue::Map(_) | GoValue::Struct(_) => {
+                    let mut rest = match current {
+                        GoValue::Map(m) => m.entries.iter().map(|(k, v)| (k.clone(), v)).collect(),
+                        GoValue::Struct(fields) => visible_members(fields),
+                        _ => Vec::new(),
+                    }
+                    .into_iter();
+                    match rest.next() {
+                        Some((key, first)) => {
+                            stack.push(Open::Object(Map::new(), rest, key));
+                            current = first;
+                            continue;
+                        }
+                        None => Value::Object(Map::new()),
+                    }
+                }
+            };
+            loop {
+                match stack.last_mut() {
+                    None => return done,
+                    Some(Open::Array(items, rest)) => {
+                        items.push(done);
+                        if let Some(next) = rest.next() {
+                            current = next;
+                            break;
+                        }
+                    }
+                    Some(Open::Object(map, rest, key)) => {
+                        map.insert(std::mem::take(key), done);
+                        if let Some((k, next)) = rest.next() {
+                            *key = k;
+                            current = next;
+                            break;
+                        }
+                    }
+                }
+                done = match stack.pop() {
+                    Some(Open::Array(items, _)) => Value::Array(items),
+                    Some(Open::Object(map, _, _)) => Value::Object(map),
+                    None => Value::Null,
+                };
             }
         }
     }
@@ -152,18 +208,22 @@ impl GoValue {
     }
 }
 
-/// Outer fields first, then promoted ones that no shallower field shadows.
-fn flatten_into(fields: &[GoFieldValue], out: &mut Map<String, Value>) {
+/// A struct's members as a caller sees them: outer fields first, then the
+/// promoted fields of embedded structs that no shallower field shadows (a
+/// nil embedded pointer promotes nothing).
+fn visible_members(fields: &[GoFieldValue]) -> Vec<(String, &GoValue)> {
+    let mut out: Vec<(String, &GoValue)> = Vec::new();
     for f in fields.iter().filter(|f| !f.embedded) {
-        out.insert(f.name.to_string(), f.value.to_json());
+        out.push((f.name.to_string(), &f.value));
     }
     for f in fields.iter().filter(|f| f.embedded) {
         if let GoValue::Struct(inner) = &f.value {
-            let mut promoted = Map::new();
-            flatten_into(inner, &mut promoted);
-            for (k, v) in promoted {
-                out.entry(k).or_insert(v);
+            for (k, v) in visible_members(inner) {
+                if !out.iter().any(|(seen, _)| *seen == k) {
+                    out.push((k, v));
+                }
             }
         }
     }
+    out
 }
