@@ -11,6 +11,8 @@
 //! - [`client`]: the runtime's end of a plugin conversation (one-shot and
 //!   JSON-RPC), shared by certification and the reference pipelines.
 //! - [`verify`]: judge a runtime from what its plugins received.
+//! - [`gojson`]: Go's `json.Unmarshal` modelled for a described Go type, so
+//!   replies are judged as the Go runtimes decode them.
 //! - [`certify`]: run the probes of a family against a plugin and produce a
 //!   [`certify::Report`].
 
@@ -20,6 +22,7 @@ pub mod certify;
 pub mod check;
 pub mod client;
 pub mod framing;
+pub mod gojson;
 pub mod load;
 pub mod protocol;
 pub mod transport;

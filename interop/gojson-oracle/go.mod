@@ -1,0 +1,3 @@
+module proctor.local/interop/gojson-oracle
+
+go 1.26
