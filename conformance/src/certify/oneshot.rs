@@ -6,12 +6,12 @@ use serde_json::{Value, json};
 use crate::check::{Evidence, Failure, answer_checks, last_bytes, tolerance};
 use crate::client::{OneShotReply, one_shot};
 use crate::framing::{Document, ReplyBody, Violation, parse_envelope, read_document};
-use crate::protocol::{Family, Profile, Role, promptkit_exec, runok_extension, wire};
+use crate::protocol::{Family, Profile, Role, promptkit_exec, reply_types, runok_extension, wire};
 use crate::transport::{Phase, ShutdownHow};
 
 use super::cases::Case;
 use super::recorder::{Judged, Recorder};
-use super::semantics::{Asked, Decision, judge};
+use super::semantics::{Asked, Decision, go_reading, judge};
 use super::session::check_envelope;
 use super::{CertifyError, Options};
 
@@ -51,6 +51,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         // the checks an eval hook is spared, and the ack.
         not_in_profile.push("HOOK-OBSERVE-ACK");
         not_in_profile.extend(answer_checks());
+    }
+    if !profile.go_json_replies() || reply_types::promptkit_oneshot(role).is_none() {
+        not_in_profile.push("GO-DECODE");
     }
     not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
@@ -406,14 +409,20 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
     }
 
     let doc: Document = read_document(&c.bytes);
-    super::observe::document(rec, &doc, &evidence);
+    // PromptKit reads the whole of stdout with Go's json.Unmarshal into its
+    // own type: what that decoding leaves it holding is the answer.
+    let go_read = if profile.go_json_replies() { go_reading::promptkit_oneshot(role, &c.bytes) } else { None };
+    match &go_read {
+        Some(Ok(_)) => super::observe::document(rec, &Document { value: None, violations: Vec::new() }, &evidence),
+        _ => super::observe::document(rec, &doc, &evidence),
+    }
     // What this profile's runtime can still read: a pretty-printed document,
     // and (for the runtimes, which decode lossily) invalid UTF-8.
     let lossy = tolerance::reads_invalid_utf8(profile);
     let readable_anyway = |v: &Violation| matches!(v, Violation::MultiLine { .. }) || (lossy && matches!(v, Violation::NotUtf8 { .. }));
     let unreadable = |v: &&Violation| !readable_anyway(v);
     let clean = !doc.violations.iter().any(|v| unreadable(&v));
-    let readable = clean && doc.value.is_some();
+    let readable = matches!(go_read, Some(Ok(_))) || (clean && doc.value.is_some());
     if readable && exit.success() {
         rec.pass("LIFECYCLE-EXIT-ZERO", evidence.clone());
     } else if !exit.success() && family == Family::PromptkitExec {
@@ -422,6 +431,32 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
     // PromptKit ignores stdout when the exit status is not 0; runok ignores the status.
     if !exit.success() && family == Family::PromptkitExec {
         return Answer::unusable(family, role, crash());
+    }
+    if let Some(read) = go_read {
+        if !exit.success() {
+            return Answer::unusable(family, role, crash());
+        }
+        let value = match read {
+            Ok(value) => {
+                rec.pass("GO-DECODE", evidence.clone());
+                value
+            }
+            Err(e) => {
+                let why = Failure::Mismatch {
+                    path: "$".into(),
+                    expected: format!("a document PromptKit's json.Unmarshal reads into its {} reply type", role.name()),
+                    actual: e.to_string(),
+                };
+                rec.fail("GO-DECODE", why.clone(), evidence.clone());
+                return Answer::unusable(family, role, why);
+            }
+        };
+        let asked = Asked { family, role, method: probe.phase.as_deref(), profile, request: &probe.documented };
+        let judged = judge(asked, &value);
+        for finding in judged.findings {
+            rec.finding(finding, &evidence);
+        }
+        return Answer::usable(judged.decision.or_else(|| fallback(family, role)));
     }
     let value = match doc.value {
         Some(value) if clean => value,

@@ -357,6 +357,16 @@ pub static CATALOGUE: &[CheckDef] = &[
     },
     // ── Role semantics ──────────────────────────────────────────────────
     CheckDef {
+        id: "GO-DECODE",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[EXEC, SERVER, PICO],
+        scope: Scope::Except(&[Role::SessionHook, Role::EvalHook]),
+        spec: "runtime behaviour: the runtime's json.Unmarshal into its own reply type (conformance/src/protocol/reply_types.rs, divergences promptkit.go-json-replies and picoclaw.go-json-replies)",
+        summary: "the runtime's own decoder (Go's encoding/json into its reply type) accepts the reply",
+        hint: "Every field must have the JSON type the runtime's struct declares (a bool is true/false, not \"true\"; an id is an integer, not 1.0 or \"1\"; numbers fit a float64), and nothing may follow the document.",
+    },
+    CheckDef {
         id: "TOOL-RESPONSE-SHAPE",
         group: Group::Semantics,
         level: Level::Must,

@@ -7,6 +7,7 @@ pub mod picoclaw_hook;
 mod profile;
 pub mod promptkit_exec;
 pub mod promptkit_server;
+pub mod reply_types;
 pub mod runok_extension;
 pub mod wire;
 

@@ -196,6 +196,12 @@ impl Profile {
         self.has("promptkit.tool-document-is-the-result")
     }
 
+    /// Whether replies are read as Go's `json.Unmarshal` reads them into the
+    /// runtime's own types ([`super::reply_types`]) rather than as written.
+    pub fn go_json_replies(self) -> bool {
+        self.has("promptkit.go-json-replies") || self.has("picoclaw.go-json-replies")
+    }
+
     /// Whether a dead server-mode tool is restarted on the next call.
     pub fn promptkit_restarts_dead_servers(self) -> bool {
         !self.has("promptkit.server-never-restarted")
@@ -321,6 +327,18 @@ use Profile::{PicoclawCf67dd3 as PICO, Promptkit86d9f36 as PK, Runok031 as RUNOK
 
 /// Every divergence proctor encodes. `proctor checks` prints them.
 pub static DIVERGENCES: &[Divergence] = &[
+    Divergence {
+        id: "promptkit.go-json-replies",
+        profile: PK,
+        summary: "every reply is read by Go's json.Unmarshal into PromptKit's own type: keys match case-insensitively, the last duplicate wins, a wrong type in any field fails the whole reply, null leaves a struct empty",
+        source: "runtime/tools/exec_executor.go:75, server_executor.go:236, hooks/exec_hooks.go:145, evals/handlers/exec_handler.go:114, selection/exec_client.go:106 (types in conformance/src/protocol/reply_types.rs); held to Go by conformance/tests/gojson_oracle.rs",
+    },
+    Divergence {
+        id: "picoclaw.go-json-replies",
+        profile: PICO,
+        summary: "every stdout line is read by Go's json.Unmarshal into processHookRPCMessage (a line that fails is skipped) and each result into the method's type: keys match case-insensitively, a wrong type fails the reply",
+        source: "pkg/agent/hook_process.go:364 and :412 (types in conformance/src/protocol/reply_types.rs); held to Go by conformance/tests/gojson_oracle.rs",
+    },
     Divergence {
         id: "promptkit.hook-payload-pascal-case",
         profile: PK,

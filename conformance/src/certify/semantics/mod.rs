@@ -5,6 +5,7 @@
 //! can compare it with the author's expectation) and one [`Finding`] per
 //! semantic check the answer could be held to.
 
+pub(crate) mod go_reading;
 mod picoclaw;
 mod promptkit;
 mod runok;

@@ -1,0 +1,126 @@
+//! What a Go runtime reads of a reply, as the document the judges hold to it.
+//!
+//! PromptKit and PicoClaw decode every reply with `json.Unmarshal` into their
+//! own types ([`crate::protocol::reply_types`]). Under their profiles, a
+//! reply is judged by what that decoding leaves the runtime holding, not by
+//! the JSON as written: `{"Allow": true}` allows, `{"allow": "true"}` is an
+//! error, `{}` is a denial with no reason. This module runs the model of
+//! `json.Unmarshal` ([`crate::gojson`]) and rewrites what it decoded into the
+//! documented shape the judges already read, keeping only what the runtime
+//! acts on. Nothing here knows about checks: the judges and the certify
+//! drivers decide what each reading means.
+
+use serde_json::{Map, Value, json};
+
+use crate::gojson::{GoJsonError, GoValue, unmarshal};
+use crate::protocol::{Role, reply_types};
+
+/// A decoded raw JSON value as serde reads it; text serde cannot hold as a
+/// value (a number out of range) is kept as a string.
+fn raw_value(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()))
+}
+
+fn string(v: Option<&GoValue>) -> String {
+    match v {
+        Some(GoValue::String(s)) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+fn boolean(v: Option<&GoValue>) -> bool {
+    matches!(v, Some(GoValue::Bool(true)))
+}
+
+/// A PromptKit one-shot reply of `role` as PromptKit reads it, or Go's
+/// error; `None` for the roles whose stdout PromptKit never reads.
+pub fn promptkit_oneshot(role: Role, stdout: &[u8]) -> Option<Result<Value, GoJsonError>> {
+    let ty = reply_types::promptkit_oneshot(role)?;
+    Some(unmarshal(stdout, &ty).map(|v| match role {
+        // exec_executor.go:74-88: a non-empty error fails the call; else the
+        // raw result; else the whole of stdout is the result. pending is never read.
+        Role::Tool => match (string(v.field("error")), v.field("result")) {
+            (e, _) if !e.is_empty() => json!({"error": e}),
+            (_, Some(GoValue::Raw(raw))) => json!({"result": raw_value(raw)}),
+            _ => json!({"result": raw_value(stdout)}),
+        },
+        // exec_hooks.go:126-159: allow, else enforced, else deny, with the reason.
+        Role::ProviderHook | Role::ToolHook => {
+            let mut out = Map::new();
+            out.insert("allow".into(), Value::Bool(boolean(v.field("allow"))));
+            out.insert("reason".into(), Value::String(string(v.field("reason"))));
+            out.insert("enforced".into(), Value::Bool(boolean(v.field("enforced"))));
+            Value::Object(out)
+        }
+        // exec_handler.go:100-130: the score as decoded (0 when absent).
+        Role::Eval => match v.field("score") {
+            Some(GoValue::Float(s)) => json!({"score": s}),
+            _ => json!({"score": 0.0}),
+        },
+        // exec_client.go:98-108: the ids as decoded; nil is no selection.
+        Role::Selector => match v.field("selected") {
+            Some(GoValue::Slice(s)) => {
+                json!({"selected": s.items.iter().map(|i| Value::String(string(Some(i)))).collect::<Vec<_>>()})
+            }
+            _ => json!({"selected": null}),
+        },
+        _ => v.to_json(),
+    }))
+}
+
+/// A PicoClaw `result` of `method` as the hook host reads it, or Go's error:
+/// the promoted `action` and `reason`, and each payload the reply carried
+/// (a nil pointer is no payload: the host keeps what it sent).
+pub fn picoclaw_result(method: &str, result: &[u8]) -> Option<Result<Value, GoJsonError>> {
+    let ty = reply_types::picoclaw_result(method)?;
+    Some(unmarshal(result, &ty).map(|v| {
+        let GoValue::Struct(fields) = &v else { return v.to_json() };
+        let mut out = Map::new();
+        for f in fields {
+            if f.embedded {
+                if let GoValue::Struct(inner) = &f.value {
+                    for g in inner {
+                        out.insert(g.name.to_string(), g.value.to_json());
+                    }
+                }
+            } else if f.value != GoValue::Nil {
+                out.insert(f.name.to_string(), f.value.to_json());
+            }
+        }
+        Value::Object(out)
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pk(role: Role, text: &str) -> Result<Value, String> {
+        promptkit_oneshot(role, text.as_bytes()).unwrap().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn promptkit_reads_as_go_decodes() {
+        assert_eq!(pk(Role::ToolHook, r#"{"Allow":true}"#).unwrap()["allow"], true);
+        assert!(pk(Role::ToolHook, r#"{"allow":"true"}"#).unwrap_err().contains("cannot unmarshal string"));
+        assert_eq!(pk(Role::ToolHook, "null").unwrap(), json!({"allow": false, "reason": "", "enforced": false}));
+        assert_eq!(pk(Role::Tool, r#"{"RESULT":{"t":1}}"#).unwrap(), json!({"result": {"t": 1}}));
+        assert_eq!(pk(Role::Tool, r#"{"error":"","x":1}"#).unwrap(), json!({"result": {"error": "", "x": 1}}));
+        assert!(pk(Role::Tool, "[1]").is_err());
+        assert_eq!(pk(Role::Eval, r#"{"ſcore":0.5}"#).unwrap(), json!({"score": 0.5}));
+        assert!(pk(Role::Eval, r#"{"score":1e999}"#).is_err());
+        assert_eq!(pk(Role::Selector, r#"{"selected":null}"#).unwrap(), json!({"selected": null}));
+        assert!(promptkit_oneshot(Role::SessionHook, b"garbage").is_none());
+    }
+
+    #[test]
+    fn picoclaw_promotes_the_decision_and_keeps_payloads() {
+        let read = |m: &str, t: &str| picoclaw_result(m, t.as_bytes()).unwrap().map_err(|e| e.to_string());
+        assert_eq!(read("hook.before_tool", r#"{"ACTION":"deny_tool","Reason":"r"}"#).unwrap(), json!({"action": "deny_tool", "reason": "r"}));
+        assert!(read("hook.before_tool", r#"{"action":5}"#).is_err());
+        assert_eq!(read("hook.approve_tool", r#"{"Approved":true}"#).unwrap()["approved"], true);
+        let modify = read("hook.before_tool", r#"{"action":"modify","call":{"tool":"bash","arguments":{"a":1}}}"#).unwrap();
+        assert_eq!(modify["call"]["tool"], "bash");
+        assert!(read("hook.after_tool", r#"{"result":{"duration":"15ms"}}"#).is_err());
+    }
+}
