@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use proctor_conformance::protocol::Role;
-use proctor_mocks::plugin::{Decision, Fault, MockPluginConfig};
+use proctor_mocks::plugin::{Decision, Fault, MockPluginConfig, Script};
 
 use super::{MockPluginArgs, UsageError};
 use crate::scenario::{Process, load};
@@ -14,6 +14,9 @@ pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
         crate::output::emit(&list_faults(&args)?);
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(path) = &args.script {
+        return run_script(path, &args);
+    }
     let config = match (&args.scenario, &args.plugin) {
         (Some(path), Some(name)) => from_scenario(path, name, &args)?,
         _ => from_flags(&args)?,
@@ -22,6 +25,24 @@ pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
         Some(path) => proctor_mocks::plugin::run_recording(&config, path)
             .map_err(|e| UsageError(format!("cannot write the record {}: {e}", path.display())))?,
         None => proctor_mocks::plugin::run(&config),
+    };
+    Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+}
+
+/// `--script FILE`: a plugin whose every byte the file dictates (see
+/// [`proctor_mocks::plugin::script`]).
+fn run_script(path: &std::path::Path, args: &MockPluginArgs) -> anyhow::Result<ExitCode> {
+    let family = args.protocol.ok_or_else(|| UsageError("--protocol is required".into()))?;
+    if let Some(r) = &args.role {
+        // The script decides every answer; the role is only checked for typos.
+        Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?;
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("cannot read the script {}: {e}", path.display())))?;
+    let script = Script::parse(family, &text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    let code = match &args.record {
+        Some(record) => proctor_mocks::plugin::run_script_recording(&script, record)
+            .map_err(|e| UsageError(format!("cannot write the record {}: {e}", record.display())))?,
+        None => proctor_mocks::plugin::run_script(&script),
     };
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
 }

@@ -343,6 +343,18 @@ struct MockPluginArgs {
     /// Print every fault and its kind, then exit; with --protocol (and --role), only the faults that change something there.
     #[arg(long)]
     list_faults: bool,
+    /// Play a JSON behaviour file that dictates every byte. One-shot families:
+    /// {"read_stdin", "delay_ms", "stderr", "stdout", "exit", "then": exit|hang|close_then_hang|signal}.
+    /// Long-lived: {"stderr", "banner", "on": {METHOD or "*": STEP or [STEP...]}, "at_eof": {"stderr", "delay_ms", "exit"}},
+    /// STEP = {"delay_ms", "stderr", "write", "then": continue|hang|exit|close_stdout|signal, "exit"}.
+    /// `$ID` in stdout/write is the request's raw id (or null); any text field X may be X_hex instead.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["faults", "decision", "scenario", "crash_after", "list_faults"],
+        verbatim_doc_comment
+    )]
+    script: Option<PathBuf>,
 }
 
 /// `--env K=V`: a variable name and its value.

@@ -4,7 +4,8 @@
 //!
 //! [`run`] is the process entry point (`proctor mock-plugin`); [`serve`] is
 //! the same loop over any reader and writers, for tests; [`reply`] holds the
-//! well-behaved answers as pure functions.
+//! well-behaved answers as pure functions. [`run_script`] plays a behaviour
+//! file instead ([`script`]), for differential tests.
 
 mod config;
 mod envelope;
@@ -15,6 +16,8 @@ mod pipe;
 pub mod reply;
 pub mod rpc;
 mod run;
+pub mod script;
+mod scripted;
 mod serve;
 mod strict;
 
@@ -23,4 +26,6 @@ pub use fault::{Fault, FaultKind};
 pub use frame::{HUGE_PADDING, LOG_LINE};
 pub use reply::{Answer, DENY_REASON};
 pub use run::{run, run_recording};
+pub use script::{Script, ScriptError};
+pub use scripted::{run_script, run_script_recording};
 pub use serve::{Ending, FLOOD_BYTES, LATE_REPLY, LATE_REPLY_MARKER, ServeError, serve};

@@ -36,13 +36,19 @@ pub fn run(config: &MockPluginConfig) -> i32 {
 /// kills the plugin still leaves a complete record; a process that ends by
 /// itself adds `{"at_ms":…,"exit":CODE}`.
 pub fn run_recording(config: &MockPluginConfig, record: &std::path::Path) -> io::Result<i32> {
+    recording(record, |stdin| run_with(config, stdin))
+}
+
+/// Runs `body` on a stdin that records every chunk it reads to `record`
+/// (the format of [`run_recording`]), then records how `body` ended.
+pub(crate) fn recording(record: &std::path::Path, body: impl FnOnce(Box<dyn Read>) -> i32) -> io::Result<i32> {
     let mut file = std::fs::OpenOptions::new().create(true).append(true).open(record)?;
     // One record file can hold many processes (one-shot plugins): each starts with a marker.
     writeln!(file, "{}", serde_json::json!({"at_ms": 0, "start": true, "pid": std::process::id()}))?;
     file.flush()?;
     let start = std::time::Instant::now();
     let exit_record = file.try_clone()?;
-    let code = run_with(config, Box::new(Recorder { inner: raw_stdin(), file, start }));
+    let code = body(Box::new(Recorder { inner: raw_stdin(), file, start }));
     // How the process ended, so `proctor verify` can tell a plugin that died
     // on its own (no EOF before it) from one the runtime closed.
     let mut file = exit_record;
@@ -117,7 +123,7 @@ fn run_with(config: &MockPluginConfig, stdin: Box<dyn Read>) -> i32 {
 
 /// stdin without std's buffer, so the naive reader of
 /// [`Fault::DropPipelined`] sees the kernel's chunks as they are.
-fn raw_stdin() -> Box<dyn Read> {
+pub(crate) fn raw_stdin() -> Box<dyn Read> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
@@ -130,7 +136,7 @@ fn raw_stdin() -> Box<dyn Read> {
 
 /// stdout without std's line buffer: every write reaches fd 1 at once, so
 /// the mock's buffering is exactly what its faults say it is.
-fn raw_stdout() -> Box<dyn Write> {
+pub(crate) fn raw_stdout() -> Box<dyn Write> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
