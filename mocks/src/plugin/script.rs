@@ -351,7 +351,7 @@ fn bytes(field: &str, text: Option<String>, hex: Option<String>) -> Result<Vec<u
 }
 
 fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err(format!("{} hex digits, an odd number", hex.len()));
     }
     let digit = |i: usize, c: u8| match c {
