@@ -74,6 +74,12 @@ def main() -> int:
     # container's export hides a missing flush); the runtimes pass theirs on.
     # Both sides get the same environment here, as on a user's machine.
     os.environ.pop("PYTHONUNBUFFERED", None)
+    # The differential comparison nests values up to Go's 10000-level limit
+    # and reads them back from the drivers: room for Python's json to recurse.
+    import threading
+
+    threading.stack_size(256 * 1024 * 1024)
+    sys.setrecursionlimit(200_000)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--proctor", required=True)
     ap.add_argument("--picoclaw-host", required=True)

@@ -589,9 +589,56 @@ def build(g: Genome) -> Built:
     return build_oneshot(g, role, r)
 
 
+UNREADABLE = object()
+
+
+def standard_reading(body: bytes):
+    """The document as the protocol documents read it: exact keys, the last
+    duplicate wins; UNREADABLE when it is not one JSON value."""
+    try:
+        return json.loads(body.decode("utf-8", errors="ignore").strip().lstrip("\ufeff"))
+    except (ValueError, RecursionError):
+        return UNREADABLE
+
+
+def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
+    """What the author says beside the decision (a reason, a result's
+    content) is what the document says: a gene that drops the reason or
+    changes the result's value changes what was meant. A key spelled in
+    another case still means the documented key (the last one wins)."""
+    doc = standard_reading(body)
+    out = copy.copy(intent)
+    if not isinstance(doc, dict):
+        # Not an object at all: no reason in it, and (a tool) it is its own result.
+        out.reason = None
+        if content_key and intent.has_content and doc is not UNREADABLE:
+            out.content = doc
+        return out
+
+    def said(key):
+        found = [v for k, v in doc.items() if k.casefold() == key]
+        return (True, found[-1]) if found else (False, None)
+
+    if intent.reason is not None or "reason" in doc:
+        present, reason = said("reason")
+        out.reason = reason if present and isinstance(reason, str) and reason else None
+    if content_key and intent.has_content:
+        present, content = said(content_key)
+        out.content = content if present else doc  # no result at all: the document is what it returns
+    return out
+
+
 def build_oneshot(g: Genome, role: str, r: random.Random) -> Built:
     doc, intent = pk_document(role, g.decision, r)
     body = render_doc(doc, g.genes)
+    if role == "tool":
+        intent = restate(intent, body, "result")
+        if intent.decision == "error":
+            read = standard_reading(body)
+            if isinstance(read, dict) and isinstance(read.get("error"), str):
+                intent.reason = read["error"]
+    elif role in ("provider-hook", "tool-hook"):
+        intent = restate(intent, body, None)
     reply = line_wrap(body, g.genes, one_shot=True)
     script = process_step({}, g.genes, reply, one_shot=True)
     if "then" not in script:
@@ -637,7 +684,7 @@ def build_picoclaw(g: Genome, r: random.Random) -> Built:
     else:
         doc, intent = pico_document(g.bent, g.decision)
         on[g.bent] = rpc_step(doc, g.genes)[0]
-        intents[g.bent] = intent
+        intents[g.bent] = restate(intent, render_doc(doc, g.genes), None)
     script = {"on": on}
     ordered = [intents[m] for m in PICO_CALLS]
     cases = [case_for("picoclaw-hook", "", i, n) for n, i in enumerate(ordered)]
@@ -658,11 +705,14 @@ def build_server(g: Genome, r: random.Random) -> Built:
                     "number": -32000,
                     "array": ["the key is unknown"],
                 }[args[0]]
-        intent = Intent("tool", "error", reason="the key is unknown")
+        said = standard_reading(render_doc(doc, g.genes))
+        message = said.get("message") if isinstance(said, dict) else None
+        intent = Intent("tool", "error", reason=message if isinstance(message, str) else None)
         step, _ = rpc_step(doc, g.genes, error=True)
     else:
         content = {"value": "hello", "found": True}
-        intent = Intent("tool", "result", content=content, has_content=True)
+        said = standard_reading(render_doc(to_tree(content), g.genes))
+        intent = Intent("tool", "result", content=content if said is UNREADABLE else said, has_content=True)
         step, _ = rpc_step(to_tree(content), g.genes)
     script = {"on": {"execute": step, "*": {"write": '{"jsonrpc":"2.0","id":$ID,"error":{"code":-32601,"message":"method not found"}}\n'}}}
     intents = [Intent("tool", intent.decision, intent.reason, None, intent.content, intent.has_content) for _ in range(3)]

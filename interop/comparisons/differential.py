@@ -27,6 +27,26 @@ DEADLINE_MS = 2000
 REGRESSIONS = ROOT / "interop" / "differential" / "regressions"
 
 
+# One turn as PicoClaw runs it, with the runtime event where it fires (a
+# tool starts: after approval, before the tool's result), so a hook that
+# dies on an event is seen to break the calls after it. The params are the
+# picoclaw-host defaults (proctor's own probe values).
+_META = {"AgentID": "agent-1", "TurnID": "turn-1", "ParentTurnID": "", "SessionKey": "session-1", "Iteration": 0, "Source": "runTurn"}
+_ARGS = {"command": "ls -la"}
+PICO_TURN = [
+    {"method": "hook.before_llm", "params": {"meta": {**_META, "TracePath": "turn.llm.request"}, "model": "claude-sonnet",
+     "messages": [{"role": "system", "content": "You are PicoClaw."}, {"role": "user", "content": "list the files"}], "options": {"max_tokens": 1024}}},
+    {"method": "hook.before_tool", "params": {"meta": {**_META, "TracePath": "turn.tool.before"}, "tool": "bash", "arguments": _ARGS}},
+    {"method": "hook.approve_tool", "params": {"meta": {**_META, "TracePath": "turn.tool.approve"}, "tool": "bash", "arguments": _ARGS}},
+    {"method": "hook.runtime_event", "params": {"id": "evt-1", "kind": "agent.tool.exec_start", "time": "2026-06-13T10:00:00Z", "source": {"component": "agent"},
+     "scope": {"agent_id": "agent-1", "session_key": "session-1", "turn_id": "turn-1"}, "correlation": {}, "payload": {"Tool": "bash", "Arguments": _ARGS}}},
+    {"method": "hook.after_tool", "params": {"meta": {**_META, "TracePath": "turn.tool.after"}, "tool": "bash", "arguments": _ARGS,
+     "result": {"for_llm": "file1.txt", "silent": False, "is_error": False, "async": False}, "duration": 15000000}},
+    {"method": "hook.after_llm", "params": {"meta": {**_META, "TracePath": "turn.llm.response"}, "model": "claude-sonnet",
+     "response": {"content": "Listing files.", "finish_reason": "stop", "reasoning": "", "reasoning_details": None}}},
+]
+
+
 @dataclass
 class Outcome:
     conformant: bool  # proctor's verdict under the profile
@@ -67,6 +87,11 @@ def drive(tools: Tools, target: str, script: Path) -> list[dict]:
     if family == "picoclaw-hook":
         d = str(DEADLINE_MS)
         cmd = [tools.picoclaw_host, "--interceptor-timeout-ms", d, "--approval-timeout-ms", d, "--hello-timeout-ms", d]
+        calls = script.with_suffix(".calls.jsonl")
+        # Two turns: PicoClaw never restarts a hook, so one that dies after
+        # answering is seen to break the next turn.
+        calls.write_text("".join(json.dumps(c) + "\n" for c in PICO_TURN * 2))
+        cmd += ["--calls", str(calls)]
     else:
         surface = "server-tool" if family == "promptkit-server" else PK_SURFACE[role]
         cmd = [tools.promptkit_host, "--surface", surface, "--timeout-ms", str(DEADLINE_MS), "--env", LEFTOVER_MARK]
@@ -80,6 +105,7 @@ def drive(tools: Tools, target: str, script: Path) -> list[dict]:
     if out.returncode != 0:
         raise SystemExit(f"driver failed (exit {out.returncode}): {' '.join(cmd)}\n{out.stderr[-2000:]}")
     lines = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    lines.append({"step": "log", "text": out.stderr})
     left = kill_marked(mark)
     if left:
         lines.append({"step": "leftover", "processes": left})
@@ -115,10 +141,16 @@ def reached(target: str, intents: list[Intent], lines: list[dict]) -> tuple[bool
             return False, f"runtime event: hook error {line['hook_error']}"
         if line.get("step") == "close" and "signal" in str(line.get("error") or ""):
             return False, f"at close: {line['error']}"
+        if line.get("step") == "log" and "unsupported action" in line.get("text", ""):
+            # PicoClaw discarded the hook's answer and went on as if it had said nothing.
+            return False, "the hook's action is unsupported at its stage: PicoClaw discarded the answer"
     if family == "picoclaw-hook":
-        by_method = {line.get("method"): line for line in lines if line.get("step") == "call"}
-        for intent in intents:
-            why = pico_call(intent, by_method.get(intent.call))
+        by_method = {i.call: i for i in intents}
+        calls = [line for line in lines if line.get("step") == "call"]
+        if len(calls) < 2 * len(intents):
+            return False, f"{len(calls)} of {2 * len(intents)} calls came back"
+        for line in calls:
+            why = pico_call(by_method[line["method"]], line)
             if why:
                 return False, why
         return True, "as meant"
@@ -170,7 +202,12 @@ def pk_call(target: str, intent: Intent, line: dict) -> str:
     where = line.get("phase") or line.get("surface")
     if role == "tool" or target.startswith("promptkit-server"):
         if intent.decision == "error":
-            if o.get("status") != "failed" or intent.reason not in str(o.get("error") or ""):
+            text = str(o.get("error") or "")
+            said = intent.reason if intent.reason is not None else ""
+            # The plugin's own error, as each executor words it; anything
+            # else is a call PromptKit could not complete.
+            own = text.startswith("JSON-RPC error ") if target.startswith("promptkit-server") else text.startswith('exec executor: tool "get_weather": ')
+            if o.get("status") != "failed" or not own or not text.endswith(said):
                 return f"{where}: {json.dumps(o)[:200]}, meant the error {intent.reason!r}"
             return ""
         if err or o.get("status") != "complete":
@@ -181,6 +218,9 @@ def pk_call(target: str, intent: Intent, line: dict) -> str:
     if err:
         return f"{where}: error {err}"
     if role in ("provider-hook", "tool-hook"):
+        said = str(o.get("Reason") or "")
+        if said.startswith('exec hook "') and ("invalid response JSON" in said or '" failed: ' in said):
+            return f"{where}: PromptKit could not read the hook and denied: {said[:200]}"
         got = "allow" if o.get("Allow") is True else "deny"
         if got != intent.decision:
             return f"{where}: {got}, meant {intent.decision}"

@@ -13,6 +13,7 @@ use crate::framing::{Envelope, Id, ReplyBody, parse_envelope};
 use crate::protocol::{Family, Profile, Role, picoclaw_hook as pico, promptkit_server as server, wire};
 use crate::transport::{Phase, PluginProcess, ShutdownHow};
 
+use super::go_envelope::{self, GoReply};
 use super::recorder::{Judged, Recorder};
 use super::semantics::{Asked, Decision, judge};
 use super::session::{Called, Read, Session, Silence, check_envelope};
@@ -46,6 +47,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         // The runtime cannot tell a duplicate from the next reply; what it
         // does with one shows as an id mismatch (JSONRPC-ID-ECHO).
         not_in_profile.push("JSONRPC-NO-DUPLICATE-REPLY");
+    }
+    if !profile.go_json_replies() {
+        not_in_profile.push("GO-DECODE");
     }
     not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
@@ -110,6 +114,8 @@ struct First {
 struct Reply {
     envelope: Envelope,
     evidence: Evidence,
+    /// Under a Go runtime's profile, the raw `result` text it decodes per method.
+    go_result: Option<Vec<u8>>,
 }
 
 impl Run<'_> {
@@ -210,6 +216,25 @@ impl Run<'_> {
             Called::Replied { mut envelope, raw, sent } => {
                 let evidence = s.evidence(&sent, &raw);
                 let sent_id = serde_json::from_slice::<Value>(&sent).ok().and_then(|v| v.get("id").cloned()).unwrap_or(Value::Null);
+                let mut go_result = None;
+                if self.profile.go_json_replies() {
+                    match go_envelope::read(self.family, &raw, &sent_id) {
+                        GoReply::Rejected(failure) => {
+                            rec.fail("GO-DECODE", failure.clone(), evidence);
+                            return Err(Stopped {
+                                by: "GO-DECODE",
+                                reason: "the runtime cannot take the reply for this call".into(),
+                                alive: true,
+                                failure: Some(failure),
+                            });
+                        }
+                        GoReply::Read { envelope: read, result } => {
+                            rec.pass("GO-DECODE", evidence.clone());
+                            envelope = parse_envelope(&read);
+                            go_result = result;
+                        }
+                    }
+                }
                 check_envelope(rec, &envelope, &sent_id, &evidence);
                 // The envelope check judged `both`; from here on the reply is
                 // what this profile's runtime takes it for.
@@ -224,7 +249,7 @@ impl Run<'_> {
                 if self.answered >= 2 {
                     rec.pass("LIFECYCLE-STAYS-ALIVE", evidence.clone());
                 }
-                Ok(Reply { envelope, evidence })
+                Ok(Reply { envelope, evidence, go_result })
             }
             Called::NoReply { sent, partial, waited } => {
                 let waited_ms = waited.as_millis() as u64;
@@ -295,7 +320,20 @@ impl Run<'_> {
             (ReplyBody::Result(result), _) => {
                 let role = mode_of(method);
                 let asked = Asked { family: self.family, role, method: Some(method), profile: self.profile, request: params };
-                let judged = judge(asked, result);
+                let read = (self.family == Family::PicoclawHook && self.profile.go_json_replies())
+                    .then(|| go_envelope::picoclaw_result(method, reply.go_result.as_deref()))
+                    .flatten();
+                let result = match read {
+                    None => result.clone(),
+                    Some(Ok(canonical)) => canonical,
+                    Some(Err(failure)) => {
+                        rec.fail("GO-DECODE", failure, reply.evidence.clone());
+                        let skipped =
+                            if method == pico::APPROVE_TOOL { Decision::Approved(false) } else { Decision::Action("continue".into()) };
+                        return Some(skipped);
+                    }
+                };
+                let judged = judge(asked, &result);
                 for f in judged.findings {
                     rec.finding(f, &reply.evidence);
                 }

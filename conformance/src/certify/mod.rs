@@ -4,6 +4,7 @@
 pub mod capability;
 mod cases;
 pub mod fuzz;
+mod go_envelope;
 mod longlived;
 mod observe;
 mod oneshot;

@@ -124,6 +124,14 @@ impl Session {
             let left = timeout.saturating_sub(start.elapsed());
             match self.read_message(rec, left, &sent).await {
                 Read::Message(msg) => {
+                    // PicoClaw delivers a line only to the call pending on the
+                    // id Go decodes from it; every other line it drops.
+                    if self.family == Family::PicoclawHook
+                        && self.profile.go_json_replies()
+                        && super::go_envelope::picoclaw_delivered_to(&msg.raw) != Some(id)
+                    {
+                        continue;
+                    }
                     let envelope = parse_envelope(&msg.value);
                     if envelope.method.is_some() {
                         continue; // plugin-initiated request or notification: not a reply
@@ -193,6 +201,11 @@ impl Session {
                         let ev = self.evidence(sent, &acc);
                         observe::violation(rec, Violation::Truncated { excerpt: excerpt(&acc, 0) }, &ev);
                         continue;
+                    }
+                    if self.profile.go_json_replies()
+                        && let Some(value) = super::go_envelope::stand_in(self.family, &bytes)
+                    {
+                        return Read::Message(Incoming { value, raw: terminated(bytes, ending) });
                     }
                     let parsed = read_line(&bytes, ending);
                     if parsed.violations.iter().any(|v| matches!(v, Violation::Truncated { .. })) {

@@ -143,6 +143,14 @@ pub static TOLERANCES: &[Tolerance] = &[
         covers: any,
     },
     Tolerance {
+        id: "picoclaw.skips-broken-lines",
+        profile: PICO,
+        check: "FRAMING-LINE-PER-MESSAGE",
+        runtime_does: "PicoClaw logs a warning and skips a line Go cannot decode (a broken or half message); a reply on a later line is still read",
+        source: "pkg/agent/hook_process.go:410-416 readLoop (json.Unmarshal error: warn and continue); found by interop/fidelity.sh --only differential",
+        covers: any,
+    },
+    Tolerance {
         id: "picoclaw.drops-stale-replies",
         profile: PICO,
         check: "JSONRPC-NO-DUPLICATE-REPLY",

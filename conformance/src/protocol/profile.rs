@@ -202,6 +202,12 @@ impl Profile {
         self.has("promptkit.go-json-replies") || self.has("picoclaw.go-json-replies")
     }
 
+    /// Whether a before_llm `modify` whose system messages differ from the
+    /// request's is undone for every message (picoclaw@cf67dd3).
+    pub fn picoclaw_restores_system_messages(self) -> bool {
+        self.has("picoclaw.before-llm-system-messages-kept")
+    }
+
     /// Whether a dead server-mode tool is restarted on the next call.
     pub fn promptkit_restarts_dead_servers(self) -> bool {
         !self.has("promptkit.server-never-restarted")
@@ -332,6 +338,12 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PK,
         summary: "every reply is read by Go's json.Unmarshal into PromptKit's own type: keys match case-insensitively, the last duplicate wins, a wrong type in any field fails the whole reply, null leaves a struct empty",
         source: "runtime/tools/exec_executor.go:75, server_executor.go:236, hooks/exec_hooks.go:145, evals/handlers/exec_handler.go:114, selection/exec_client.go:106 (types in conformance/src/protocol/reply_types.rs); held to Go by conformance/tests/gojson_oracle.rs",
+    },
+    Divergence {
+        id: "picoclaw.before-llm-system-messages-kept",
+        profile: PICO,
+        summary: "a before_llm modify that adds, drops or changes a system message is undone for every message: the host restores the request's messages and keeps only the rest (model, options)",
+        source: "pkg/agent/hooks.go:388-409 applyBeforeLLMControls (reflect.DeepEqual of the system messages); found by interop/fidelity.sh --only differential",
     },
     Divergence {
         id: "picoclaw.go-json-replies",

@@ -124,7 +124,15 @@ fn picoclaw_meta() -> T {
     let s = |n: &'static str| F::new(n, n, T::String);
     T::strukt(
         "agent.HookMeta",
-        vec![s("AgentID"), s("TurnID"), s("ParentTurnID"), s("SessionKey"), F::new("Iteration", "Iteration", int()), s("TracePath"), s("Source")],
+        vec![
+            s("AgentID"),
+            s("TurnID"),
+            s("ParentTurnID"),
+            s("SessionKey"),
+            F::new("Iteration", "Iteration", int()),
+            s("TracePath"),
+            s("Source"),
+        ],
     )
 }
 
@@ -284,9 +292,7 @@ pub fn picoclaw_result(method: &str) -> Option<T> {
             "agent.processHookBeforeToolResponse",
             vec![F::new("call", "Call", T::ptr(picoclaw_tool_call_request())), F::new("result", "Result", T::ptr(picoclaw_tool_result()))],
         ),
-        AFTER_TOOL => {
-            with("agent.processHookAfterToolResponse", vec![F::new("result", "Result", T::ptr(picoclaw_tool_result_response()))])
-        }
+        AFTER_TOOL => with("agent.processHookAfterToolResponse", vec![F::new("result", "Result", T::ptr(picoclaw_tool_result_response()))]),
         _ => return None,
     })
 }

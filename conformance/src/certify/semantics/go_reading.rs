@@ -13,6 +13,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::gojson::{GoJsonError, GoValue, unmarshal};
+use crate::protocol::picoclaw_hook::{AFTER_LLM, APPROVE_TOOL, BEFORE_LLM, BEFORE_TOOL, HELLO};
 use crate::protocol::{Role, reply_types};
 
 /// A decoded raw JSON value as serde reads it; text serde cannot hold as a
@@ -87,6 +88,18 @@ pub fn picoclaw_result(method: &str, result: &[u8]) -> Option<Result<Value, GoJs
                 out.insert(f.name.to_string(), f.value.to_json());
             }
         }
+        // hooks.go:325-536: `continue` (or no action) with a payload is a
+        // modify: the host applies any payload the reply carries.
+        let payload = match method {
+            BEFORE_LLM => "request",
+            AFTER_LLM => "response",
+            BEFORE_TOOL => "call",
+            _ => "result",
+        };
+        let continues = matches!(out.get("action"), Some(Value::String(a)) if a.is_empty() || a == "continue");
+        if method != APPROVE_TOOL && method != HELLO && continues && out.contains_key(payload) {
+            out.insert("action".into(), Value::String("modify".into()));
+        }
         Value::Object(out)
     }))
 }
@@ -116,7 +129,10 @@ mod tests {
     #[test]
     fn picoclaw_promotes_the_decision_and_keeps_payloads() {
         let read = |m: &str, t: &str| picoclaw_result(m, t.as_bytes()).unwrap().map_err(|e| e.to_string());
-        assert_eq!(read("hook.before_tool", r#"{"ACTION":"deny_tool","Reason":"r"}"#).unwrap(), json!({"action": "deny_tool", "reason": "r"}));
+        assert_eq!(
+            read("hook.before_tool", r#"{"ACTION":"deny_tool","Reason":"r"}"#).unwrap(),
+            json!({"action": "deny_tool", "reason": "r"})
+        );
         assert!(read("hook.before_tool", r#"{"action":5}"#).is_err());
         assert_eq!(read("hook.approve_tool", r#"{"Approved":true}"#).unwrap()["approved"], true);
         let modify = read("hook.before_tool", r#"{"action":"modify","call":{"tool":"bash","arguments":{"a":1}}}"#).unwrap();

@@ -70,6 +70,34 @@ fn modify_payload(asked: Asked<'_>, method: &str, result: &Value) -> Finding {
         BEFORE_LLM => {
             let req = result.get("request");
             let ok = req.is_some_and(|r| r.get("model").is_some_and(Value::is_string) && r.get("messages").is_some_and(Value::is_array));
+            if ok && asked.profile.picoclaw_restores_system_messages() {
+                // hooks.go:388-409 applyBeforeLLMControls: when the system
+                // messages differ from the request's, every message is restored.
+                let system = |v: Option<&Value>| -> Vec<(usize, Value)> {
+                    let messages = v.and_then(|r| r.get("messages")).and_then(Value::as_array);
+                    messages
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                        .filter(|(_, m)| m.get("role").and_then(Value::as_str) == Some("system"))
+                        .map(|(i, m)| (i, m.get("content").cloned().unwrap_or(Value::Null)))
+                        .collect()
+                };
+                let (sent, modified) = (system(Some(asked.request)), system(req));
+                return Finding::check(
+                    ID,
+                    sent == modified,
+                    "$.result.request.messages",
+                    "the request's system messages, unchanged and in place",
+                    || {
+                        format!(
+                            "system messages {} where the request had {} (PicoClaw then restores every message and keeps only the rest of the change)",
+                            modified.len(),
+                            sent.len()
+                        )
+                    },
+                );
+            }
             Finding::check(ID, ok, "$.result.request", "the whole request: model, messages, tools, options", || {
                 format!("{} (PicoClaw replaces model and messages with what is sent)", describe(req))
             })

@@ -1,0 +1,135 @@
+//! A long-lived JSON-RPC reply as a Go runtime reads it.
+//!
+//! PicoClaw decodes every stdout line into `processHookRPCMessage` and
+//! PromptKit's server mode each line into `jsonRPCResponse`
+//! ([`crate::protocol::reply_types`]); a line Go cannot decode, or whose
+//! integer id is not the one sent, is no reply to them (PicoClaw skips it
+//! and waits, PromptKit fails the call). Of a decoded reply the error wins,
+//! then the raw `result`; PicoClaw then decodes the result into the method's
+//! own type. What survives is handed to the same judges as under the
+//! documents, in the documented shape.
+
+use serde_json::Value;
+
+use crate::check::Failure;
+use crate::gojson::{GoValue, unmarshal};
+use crate::protocol::{Family, reply_types};
+
+use super::semantics::go_reading;
+
+/// What the runtime took a reply line for.
+pub(super) enum GoReply {
+    /// The runtime could not take it as the reply to this call.
+    Rejected(Failure),
+    /// The reply as the runtime reads it, as a documented envelope;
+    /// `result` is the raw `result` text when there was one (PicoClaw
+    /// decodes it per method).
+    Read { envelope: Value, result: Option<Vec<u8>> },
+}
+
+fn rejected(family: Family, what: String) -> GoReply {
+    let runtime = if family == Family::PicoclawHook { "PicoClaw skips the line and the call waits" } else { "PromptKit fails the call" };
+    GoReply::Rejected(Failure::Mismatch {
+        path: "$".into(),
+        expected: "a reply line the runtime's json.Unmarshal decodes, carrying the request's integer id".into(),
+        actual: format!("{what} ({runtime})"),
+    })
+}
+
+fn decode(family: Family, raw: &[u8]) -> Result<GoValue, crate::gojson::GoJsonError> {
+    let ty = match family {
+        Family::PicoclawHook => reply_types::picoclaw_envelope(),
+        _ => reply_types::promptkit_server_response(),
+    };
+    let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+    unmarshal(line.strip_suffix(b"\r").unwrap_or(line), &ty)
+}
+
+fn id_of(v: &GoValue) -> Option<i128> {
+    match v.field("id") {
+        Some(GoValue::Uint(n)) => Some(i128::from(*n)),
+        Some(GoValue::Int(n)) => Some(i128::from(*n)),
+        _ => None,
+    }
+}
+
+/// The pending call a PicoClaw line is delivered to: its id as Go decodes
+/// it, or `None` when the host drops the line (undecodable, or id 0:
+/// hook_process.go readLoop). A line for an id nobody waits on is dropped too.
+pub(super) fn picoclaw_delivered_to(raw: &[u8]) -> Option<u64> {
+    // bufio.Scanner hands over one line at a time: a message spread over
+    // lines is never one PicoClaw can decode.
+    let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+    if line.contains(&b'\n') {
+        return None;
+    }
+    let v = decode(Family::PicoclawHook, raw).ok()?;
+    id_of(&v).and_then(|n| u64::try_from(n).ok()).filter(|n| *n != 0)
+}
+
+/// Reads one reply line the way `family`'s Go runtime does: the envelope
+/// it holds, rewritten in the documented shape (the error wins over the
+/// result), and the raw result.
+pub(super) fn read(family: Family, raw: &[u8], sent_id: &Value) -> GoReply {
+    let v = match decode(family, raw) {
+        Ok(v) => v,
+        Err(e) => return rejected(family, e.to_string()),
+    };
+    let id = id_of(&v);
+    let sent = sent_id.as_i64().map(i128::from);
+    if id != sent {
+        let shown = id.map_or("none".to_string(), |n| n.to_string());
+        return rejected(family, format!("its id reads as {shown}, the request's was {sent_id}"));
+    }
+    let mut envelope = serde_json::Map::new();
+    envelope.insert("jsonrpc".into(), v.field("jsonrpc").map_or(Value::Null, GoValue::to_json));
+    envelope.insert("id".into(), sent_id.clone());
+    let mut result = None;
+    match (v.field("error"), v.field("result")) {
+        (Some(e), _) if *e != GoValue::Nil => {
+            envelope.insert("error".into(), e.to_json());
+        }
+        (_, Some(GoValue::Raw(r))) => {
+            let value = serde_json::from_slice(r).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(r).into_owned()));
+            envelope.insert("result".into(), value);
+            result = Some(r.clone());
+        }
+        _ => {
+            envelope.insert("result".into(), Value::Null);
+        }
+    }
+    GoReply::Read { envelope: Value::Object(envelope), result }
+}
+
+/// A line serde cannot read but the Go runtime can (a number past f64, a
+/// value nested deeper than serde's 128 levels), as a stand-in envelope
+/// whose result is the raw text: the session hands it on as a message
+/// instead of calling it garbage. `None` when serde reads it, or Go cannot.
+pub(super) fn stand_in(family: Family, line: &[u8]) -> Option<Value> {
+    if serde_json::from_slice::<Value>(line).is_ok() {
+        return None;
+    }
+    let v = decode(family, line).ok()?;
+    let mut envelope = serde_json::Map::new();
+    envelope.insert("jsonrpc".into(), v.field("jsonrpc").map_or(Value::Null, GoValue::to_json));
+    if let Some(id) = id_of(&v).and_then(|n| u64::try_from(n).ok()) {
+        envelope.insert("id".into(), Value::from(id));
+    }
+    match (v.field("error"), v.field("result")) {
+        (Some(e), _) if *e != GoValue::Nil => envelope.insert("error".into(), e.to_json()),
+        (_, Some(GoValue::Raw(r))) => envelope.insert("result".into(), Value::String(String::from_utf8_lossy(r).into_owned())),
+        _ => envelope.insert("result".into(), Value::Null),
+    };
+    Some(Value::Object(envelope))
+}
+
+/// A PicoClaw result of `method` as the hook host reads it (no result is
+/// the zero value), or why decoding it failed.
+pub(super) fn picoclaw_result(method: &str, result: Option<&[u8]>) -> Option<Result<Value, Failure>> {
+    let read = go_reading::picoclaw_result(method, result.unwrap_or(b"null"))?;
+    Some(read.map_err(|e| Failure::Mismatch {
+        path: "$.result".into(),
+        expected: format!("a result PicoClaw's json.Unmarshal reads for {method}"),
+        actual: format!("{e} (PicoClaw logs a hook error: an interceptor is skipped, an approval denied)"),
+    }))
+}
