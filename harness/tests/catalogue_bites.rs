@@ -254,6 +254,15 @@ const BITES: &[Bite] = &[
         cases: None,
     },
     Bite {
+        // `"action": 5` is a type error for PicoClaw's Go decoder: the hook errors and is skipped.
+        check: "GO-DECODE",
+        certify: PICO_RT,
+        protocol: "picoclaw-hook",
+        passing: &["--script", "mocks/scripts/picoclaw-well.json"],
+        failing: &["--script", "mocks/scripts/picoclaw-bad-action.json"],
+        cases: None,
+    },
+    Bite {
         check: "PICOCLAW-MODIFY-PAYLOAD",
         certify: PICO_RT,
         protocol: "picoclaw-hook",
@@ -484,6 +493,7 @@ bites! {
     hook_deny_reason => "HOOK-DENY-REASON",
     hook_observe_ack => "HOOK-OBSERVE-ACK",
     picoclaw_action => "PICOCLAW-ACTION",
+    go_decode => "GO-DECODE",
     picoclaw_modify_payload => "PICOCLAW-MODIFY-PAYLOAD",
     picoclaw_respond_result => "PICOCLAW-RESPOND-RESULT",
     picoclaw_approve_boolean => "PICOCLAW-APPROVE-BOOLEAN",

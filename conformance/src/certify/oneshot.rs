@@ -55,6 +55,10 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     if !profile.go_json_replies() || reply_types::promptkit_oneshot(role).is_none() {
         not_in_profile.push("GO-DECODE");
     }
+    if !profile.promptkit_acts_on_pending() {
+        // PromptKit never reads `pending` (exec_executor.go:74-88): its shape cannot matter there.
+        not_in_profile.push("TOOL-PENDING-SHAPE");
+    }
     not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
