@@ -4,7 +4,7 @@
 proctor's `picoclaw@cf67dd3` and `promptkit@86d9f36` profiles were written by
 reading the runtimes' code. This script runs the runtimes themselves (the Go
 drivers under interop/picoclaw and interop/promptkit, built from the runtimes'
-published modules) next to proctor and compares, in four ways:
+published modules) next to proctor and compares, in seven ways:
 
   wire      For every family and role, each request proctor sends under the
             runtime's profile is decoded by the real runtime's own types and
@@ -29,6 +29,14 @@ published modules) next to proctor and compares, in four ways:
   tools     For every prompt of every example pack that offers pack tools:
             the `tools` array PromptKit's OpenAI provider builds for them
             against the `wire_tools` of `proctor pack render`.
+
+  differential
+            Generated plugins (comparisons/behaviours.py: seeded, each a
+            `proctor mock-plugin --script` that knows what it means) through
+            `proctor certify --cases` under the runtime's profile and through
+            the runtime's driver: "conformant" must mean the runtime reached
+            what the plugin meant on every call. Disagreements are shrunk and
+            can be kept as regression cases (interop/differential/).
 
 A difference is a bug in proctor's simulation until shown otherwise; the ones
 that are understood and kept are listed, with why, in

@@ -3,7 +3,8 @@
 # and FIDELITY.md). Builds the two Go drivers from the runtimes' published
 # modules, then compares. Usage, from anywhere:
 #
-#   interop/fidelity.sh [--only wire|fault|case|state|tools] [--target NAME] [--verbose]
+#   interop/fidelity.sh [--only wire|fault|case|state|tools|differential] [--target NAME] [--verbose]
+#   interop/fidelity.sh --only differential [--cases N] [--seed S] [--family F] [--found DIR]
 #
 # PROCTOR_BIN: the proctor binary (default: target/release/proctor, built if missing).
 # PROCTOR_PYTHON: a Python 3.11+ with PyYAML (default: python3).

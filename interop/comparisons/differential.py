@@ -347,7 +347,20 @@ def differential(tools: Tools, pool, families: list[str], cases: int, seed: int,
             if found_dir and key not in seen:
                 seen.add(key)
                 found_dir.mkdir(parents=True, exist_ok=True)
-                name = f"{small.target.replace('/', '-')}-{small.seed}.json"
-                (found_dir / name).write_text(json.dumps(regression(small, so), indent=1, ensure_ascii=False) + "\n")
+                stem = found_dir / f"{small.target.replace('/', '-')}-{small.seed}"
+                kept = regression(small, so)
+                stem.with_suffix(".json").write_text(json.dumps(kept, indent=1, ensure_ascii=False) + "\n")
+                # The plugin, ready to run, and the commands that show both sides.
+                script = stem.with_suffix(".script.json")
+                script.write_text(json.dumps(kept["script"], indent=1, ensure_ascii=False) + "\n")
+                cases_file = stem.with_suffix(".cases.yaml")
+                cases_file.write_text(json.dumps({"cases": kept["cases"]}, indent=1, ensure_ascii=False) + "\n")
+                family, _, role = small.target.partition("/")
+                roles = f" --role {role}" if role else ""
+                plugin = f"proctor mock-plugin --protocol {family}{roles if family == 'promptkit-exec' else ''} --script {script}"
+                c.detail += (
+                    f"\n          replay: proctor certify --protocol {family}{roles} --profile {kept['profile']} --cases {cases_file} -- {plugin}"
+                    f"\n          keep it: cp {stem.with_suffix('.json')} interop/differential/regressions/"
+                )
         print(f"differential: {family}: {cases} cases in {time.monotonic() - start:.0f} s", file=__import__("sys").stderr, flush=True)
     return out
