@@ -58,6 +58,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+from comparisons.boundaries import boundaries
 from comparisons.cases import cases
 from comparisons.differential import differential, regressions
 from comparisons.faults import faults
@@ -95,7 +96,7 @@ def main() -> int:
     ap.add_argument("--promptkit-state", required=True)
     ap.add_argument("--promptkit-tools", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
-    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary"], action="append", help="run only these comparisons (wire includes verify)")
     ap.add_argument("--cases", type=int, default=200, help="differential: generated plugins per family (default 200)")
     ap.add_argument("--seed", type=int, default=None, help="differential: the seed (default: a new one, printed; the same seed draws the same plugins)")
     ap.add_argument("--family", action="append", choices=["picoclaw-hook", "promptkit-exec", "promptkit-server"], help="differential: only these families")
@@ -107,7 +108,7 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="print equal comparisons too")
     args = ap.parse_args()
 
-    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential"])
+    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential", "boundary"])
     targets = [t for t in TARGETS if not args.target or t.name in args.target or t.family in args.target]
     listed = load_exceptions(Path(args.exceptions))
     with tempfile.TemporaryDirectory(prefix="proctor-fidelity-") as work:
@@ -134,6 +135,8 @@ def main() -> int:
                 found += states(tools, pool)
             if "tools" in kinds and not args.target:
                 found += offered_tools(tools, pool)
+            if "boundary" in kinds and not args.target:
+                found += boundaries(tools, pool)
             if "differential" in kinds:
                 seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
                 print(f"fidelity: differential seed {seed}, {args.cases} cases per family (replay: --only differential --seed {seed} --cases {args.cases})", file=sys.stderr, flush=True)

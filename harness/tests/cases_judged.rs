@@ -48,22 +48,30 @@ fn a_broken_respond_to_a_case_fails_the_respond_check_naming_the_case() {
     with_cases.extend(["--cases", &cases]);
     let (code, report, _) = certify_json(&with_cases, &hook);
     assert_eq!(code, 1, "{}", problems(&report));
+    // By the documents, the respond's result has the wrong shape; PicoClaw's Go
+    // decoder cannot read the reply at all (`result` is a tools.ToolResult), so
+    // the hook errors, is skipped, and the tool runs: the case's decision is lost there.
+    let respond = outcomes(&report, "PICOCLAW-RESPOND-RESULT");
+    assert!(respond.contains(&fail("documented", "mismatch")), "{}", problems(&report));
+    assert!(!respond.iter().any(|(p, s, _)| p == "picoclaw@cf67dd3" && s == "pass"), "{}", problems(&report));
     assert_eq!(
-        outcomes(&report, "PICOCLAW-RESPOND-RESULT"),
-        [fail("documented", "mismatch"), fail("picoclaw@cf67dd3", "mismatch")],
+        outcomes(&report, "GO-DECODE").into_iter().filter(|(_, s, _)| s == "fail").collect::<Vec<_>>(),
+        [fail("picoclaw@cf67dd3", "mismatch")],
         "{}",
         problems(&report)
     );
-    for r in results(&report, "PICOCLAW-RESPOND-RESULT") {
+    for r in results(&report, "PICOCLAW-RESPOND-RESULT").into_iter().chain(results(&report, "GO-DECODE")).filter(|r| r["status"] == "fail")
+    {
         let message = r["message"].as_str().unwrap();
-        assert!(message.starts_with("case `trigger gets a canned answer`: $.result.result.for_llm"), "{message}");
+        assert!(message.starts_with("case `trigger gets a canned answer`: $.result"), "{message}");
         let received = r["evidence"]["received"].as_str().unwrap();
         assert!(received.contains(r#""result": "not-an-object""#), "{r}");
         // The line arrived with its newline, and the evidence says so.
         assert!(received.ends_with("}}\n"), "{received:?}");
     }
-    // The decision itself is what the author expected: only the shape is wrong.
-    assert!(outcomes(&report, "CASE-DECISION").iter().all(|(_, status, _)| status == "pass"), "{}", problems(&report));
+    let decided = outcomes(&report, "CASE-DECISION");
+    assert!(decided.iter().filter(|(p, _, _)| p == "documented").all(|(_, status, _)| status == "pass"), "{}", problems(&report));
+    assert!(decided.iter().any(|(p, status, _)| p == "picoclaw@cf67dd3" && status == "fail"), "{}", problems(&report));
 }
 
 #[test]

@@ -263,6 +263,15 @@ const BITES: &[Bite] = &[
         cases: None,
     },
     Bite {
+        // `{"Allow": true}` allows in PromptKit (Go matches keys in any case): a warning, not a failure.
+        check: "GO-READS-AS-DOCUMENTED",
+        certify: &["--protocol", "promptkit-exec", "--role", "tool-hook", "--profile", "promptkit@86d9f36"],
+        protocol: "promptkit-exec",
+        passing: &["--role", "tool-hook"],
+        failing: &["--role", "tool-hook", "--script", "mocks/scripts/promptkit-hook-allow-capitalised.json"],
+        cases: None,
+    },
+    Bite {
         check: "PICOCLAW-MODIFY-PAYLOAD",
         certify: PICO_RT,
         protocol: "picoclaw-hook",
@@ -494,6 +503,7 @@ bites! {
     hook_observe_ack => "HOOK-OBSERVE-ACK",
     picoclaw_action => "PICOCLAW-ACTION",
     go_decode => "GO-DECODE",
+    go_reads_as_documented => "GO-READS-AS-DOCUMENTED",
     picoclaw_modify_payload => "PICOCLAW-MODIFY-PAYLOAD",
     picoclaw_respond_result => "PICOCLAW-RESPOND-RESULT",
     picoclaw_approve_boolean => "PICOCLAW-APPROVE-BOOLEAN",

@@ -186,7 +186,9 @@ fn observe(id: &str) {
             let (_, pk) = recorded("promptkit-exec", Some("tool"), "promptkit@86d9f36", &["--fault", "tool-empty"]);
             let (_, doc) = recorded("promptkit-exec", Some("tool"), "documented", &["--fault", "tool-empty"]);
             assert_eq!(pk["verdict"], "conformant", "{pk:#}");
-            assert!(results(&pk, "TOOL-RESPONSE-SHAPE").iter().all(|c| c["status"] == "warn"), "{pk:#}");
+            // PromptKit reads the document whole; the documents' shape rule shows as a warning.
+            assert!(results(&pk, "TOOL-RESPONSE-SHAPE").iter().all(|c| c["status"] == "pass"), "{pk:#}");
+            assert!(results(&pk, "GO-READS-AS-DOCUMENTED").iter().any(|c| c["status"] == "warn"), "{pk:#}");
             assert_eq!(doc["verdict"], "nonconformant");
         }
         "promptkit.server-never-restarted" => {
@@ -241,6 +243,85 @@ fn observe(id: &str) {
             let yaml = "id: d/sentences\nruntime: promptkit\nguardrails:\n  - max_sentences: {max: 1, message: short}\nllm:\n  - reply: {text: One. Two.}\nturns:\n  - user: go";
             assert_eq!(simulate(yaml, "promptkit@86d9f36").summary.final_text.as_deref(), Some("One. Two."));
             assert_eq!(simulate(yaml, "documented").summary.final_text.as_deref(), Some("short"));
+        }
+        "promptkit.go-json-replies" => {
+            // `{"Allow": true}`: Go matches keys case-insensitively, so PromptKit allows.
+            let dir = tempfile::tempdir().unwrap();
+            let script = dir.path().join("allow.json");
+            std::fs::write(&script, r#"{"stdout": "{\"Allow\": true}"}"#).unwrap();
+            let cases = dir.path().join("cases.yaml");
+            std::fs::write(&cases, "cases:\n  - name: allowed\n    phase: before_execution\n    expect: {decision: allow}\n").unwrap();
+            let plugin = [
+                proctor().to_string(),
+                "mock-plugin".into(),
+                "--protocol".into(),
+                "promptkit-exec".into(),
+                "--role".into(),
+                "tool-hook".into(),
+                "--script".into(),
+                script.display().to_string(),
+            ];
+            let cases = cases.display().to_string();
+            let flags = ["--protocol", "promptkit-exec", "--role", "tool-hook", "--cases", cases.as_str()];
+            let (_, report, _) = certify_json(&flags, &plugin);
+            assert_eq!(report["profile_verdicts"]["promptkit@86d9f36"], "conformant", "{report:#}");
+            assert_eq!(report["profile_verdicts"]["documented"], "nonconformant", "{report:#}");
+        }
+        "picoclaw.go-json-replies" => {
+            // `{"Approved": true}` approves in PicoClaw (case-insensitive keys); the documents need `approved`.
+            let dir = tempfile::tempdir().unwrap();
+            let script = dir.path().join("approve.json");
+            let reply = |r: &str| format!(r#"{{"write": "{{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{r}}}\n"}}"#);
+            let text = format!(
+                r#"{{"on": {{"hook.hello": {}, "hook.approve_tool": {}, "*": {}}}}}"#,
+                reply("{}"),
+                reply(r#"{\"Approved\":true}"#),
+                r#"{"write": "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"error\":{\"code\":-32601,\"message\":\"no\"}}\n"}"#
+            );
+            std::fs::write(&script, text).unwrap();
+            let plugin = [
+                proctor().to_string(),
+                "mock-plugin".into(),
+                "--protocol".into(),
+                "picoclaw-hook".into(),
+                "--script".into(),
+                script.display().to_string(),
+            ];
+            let (_, report, _) = certify_json(&["--protocol", "picoclaw-hook", "--role", "approve"], &plugin);
+            let approve = |profile: &str| {
+                results(&report, "PICOCLAW-APPROVE-BOOLEAN")
+                    .iter()
+                    .filter(|c| c["profile"] == profile)
+                    .map(|c| c["status"].to_string())
+                    .collect::<Vec<_>>()
+            };
+            assert!(approve("documented").iter().any(|s| s == "\"fail\""), "{report:#}");
+            assert!(approve("picoclaw@cf67dd3").iter().all(|s| s == "\"pass\""), "{report:#}");
+        }
+        "picoclaw.before-llm-system-messages-kept" => {
+            // A before_llm modify without the request's system message: PicoClaw restores every message.
+            let dir = tempfile::tempdir().unwrap();
+            let script = dir.path().join("modify.json");
+            let text = r#"{"on": {"hook.hello": {"write": "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{}}\n"}, "hook.before_llm": {"write": "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{\"action\":\"modify\",\"request\":{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}}}\n"}, "*": {"write": "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{\"action\":\"continue\"}}\n"}}}"#;
+            std::fs::write(&script, text).unwrap();
+            let plugin = [
+                proctor().to_string(),
+                "mock-plugin".into(),
+                "--protocol".into(),
+                "picoclaw-hook".into(),
+                "--script".into(),
+                script.display().to_string(),
+            ];
+            let (_, report, _) = certify_json(&["--protocol", "picoclaw-hook", "--role", "llm"], &plugin);
+            let payload = |profile: &str| {
+                results(&report, "PICOCLAW-MODIFY-PAYLOAD")
+                    .iter()
+                    .filter(|c| c["profile"] == profile)
+                    .map(|c| c["status"].to_string())
+                    .collect::<Vec<_>>()
+            };
+            assert!(payload("picoclaw@cf67dd3").iter().any(|s| s == "\"fail\""), "{report:#}");
+            assert!(payload("documented").iter().all(|s| s == "\"pass\""), "{report:#}");
         }
         other => panic!("divergence {other} has no wire test: add one to harness/tests/divergences.rs"),
     }

@@ -200,6 +200,8 @@ def apply_doc_gene(doc, gene: Gene, keys: list[str]):
     elif name == "bad-utf8":
         key, where = args
         def spoil(v):
+            if where == "outside":
+                return Raw(dump(v) + b" \xff")
             if isinstance(v, str):
                 body = json.dumps(v, ensure_ascii=False).encode()[1:-1]
                 return Raw(b'"' + (b"\xff" + body if where == "start" else body + b"\xc3") + b'"')
@@ -237,7 +239,7 @@ def apply_text_gene(text: bytes, gene: Gene) -> bytes:
 
 PICO_CALLS = ["hook.before_llm", "hook.before_tool", "hook.approve_tool", "hook.after_tool", "hook.after_llm"]
 PICO_ACTIONS = {
-    "hook.before_llm": ["continue", "modify", "abort_turn", "hard_abort"],
+    "hook.before_llm": ["continue", "modify", "modify-keeps-system", "abort_turn", "hard_abort"],
     "hook.after_llm": ["continue", "modify", "abort_turn"],
     "hook.before_tool": ["continue", "modify", "respond", "deny_tool", "abort_turn", "hard_abort"],
     "hook.after_tool": ["continue", "modify", "abort_turn"],
@@ -260,6 +262,9 @@ def pico_document(method: str, decision: str) -> tuple[object, Intent]:
             method, "respond", payload={"hook_result": {"for_llm": "answered by the hook"}}
         )
     # modify: the payload each stage replaces, in the shape PicoClaw reads (nested after_*).
+    if method == "hook.before_llm" and decision == "modify-keeps-system":
+        request = {"model": "gpt-modified", "messages": [{"role": "system", "content": "You are PicoClaw."}, {"role": "user", "content": "rewritten"}]}
+        return obj(action="modify", request=to_tree(request)), Intent(method, "modify", payload=request)
     if method == "hook.before_llm":
         request = {"model": "gpt-modified", "messages": [{"role": "user", "content": "rewritten"}]}
         return obj(action="modify", request=to_tree(request)), Intent(method, "modify", payload=request)
@@ -362,7 +367,7 @@ def draw_doc_genes(r: random.Random, keys: list[str], numeric: list[str], string
         elif kind == "nest" and keys:
             genes.append(("nest", r.choice(keys), r.choice([1, 2, 100, 9998, 10001])))
         elif kind == "bad-utf8" and string_keys:
-            genes.append(("bad-utf8", r.choice(string_keys), r.choice(["start", "end"])))
+            genes.append(("bad-utf8", r.choice(string_keys), r.choice(["start", "end", "end", "outside"])))
         elif kind == "exclusive" and keys:
             key = r.choice(keys)
             sibling = EXCLUSIVE.get(key)
@@ -476,7 +481,7 @@ ENVELOPE_GENES = {"id", "jsonrpc", "error-with-result", "error-object", "extra-r
 # renders them in each profile's shape). The scripted plugin answers every
 # request alike, so these only decide which call a case is about.
 PICO_REQUESTS = {
-    "hook.before_llm": {"model": "claude-sonnet", "messages": [{"role": "user", "content": "hello"}]},
+    "hook.before_llm": {"model": "claude-sonnet", "messages": [{"role": "system", "content": "You are PicoClaw."}, {"role": "user", "content": "hello"}]},
     "hook.after_llm": {"model": "claude-sonnet", "response": {"content": "hi there"}},
     "hook.before_tool": {"tool": "bash", "arguments": {"command": "ls -la"}},
     "hook.after_tool": {"tool": "bash", "arguments": {"command": "ls"}, "result": {"for_llm": "a.txt", "silent": False, "is_error": False}},
@@ -622,6 +627,12 @@ def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
     if intent.reason is not None or "reason" in doc:
         present, reason = said("reason")
         out.reason = reason if present and isinstance(reason, str) and reason else None
+    if content_key == "score":
+        # A score the author wrote as a finite number is the score meant; anything else leaves the drawn one.
+        present, score = said("score")
+        if present and isinstance(score, (int, float)) and not isinstance(score, bool) and abs(score) != float("inf"):
+            out.content = score
+        return out
     if content_key and intent.has_content:
         present, content = said(content_key)
         out.content = content if present else doc  # no result at all: the document is what it returns
@@ -639,6 +650,10 @@ def build_oneshot(g: Genome, role: str, r: random.Random) -> Built:
                 intent.reason = read["error"]
     elif role in ("provider-hook", "tool-hook"):
         intent = restate(intent, body, None)
+    elif role == "eval":
+        intent = restate(intent, body, "score")
+    elif role == "selector":
+        intent = restate(intent, body, "selected")
     reply = line_wrap(body, g.genes, one_shot=True)
     script = process_step({}, g.genes, reply, one_shot=True)
     if "then" not in script:

@@ -31,7 +31,7 @@ fn rejected(family: Family, what: String) -> GoReply {
     let runtime = if family == Family::PicoclawHook { "PicoClaw skips the line and the call waits" } else { "PromptKit fails the call" };
     GoReply::Rejected(Failure::Mismatch {
         path: "$".into(),
-        expected: "a reply line the runtime's json.Unmarshal decodes, carrying the request's integer id".into(),
+        expected: "a reply line the runtime's json.Unmarshal decodes into its message type".into(),
         actual: format!("{what} ({runtime})"),
     })
 }
@@ -69,21 +69,18 @@ pub(super) fn picoclaw_delivered_to(raw: &[u8]) -> Option<u64> {
 
 /// Reads one reply line the way `family`'s Go runtime does: the envelope
 /// it holds, rewritten in the documented shape (the error wins over the
-/// result), and the raw result.
-pub(super) fn read(family: Family, raw: &[u8], sent_id: &Value) -> GoReply {
+/// result; the id is Go's integer), and the raw result.
+pub(super) fn read(family: Family, raw: &[u8]) -> GoReply {
     let v = match decode(family, raw) {
         Ok(v) => v,
         Err(e) => return rejected(family, e.to_string()),
     };
-    let id = id_of(&v);
-    let sent = sent_id.as_i64().map(i128::from);
-    if id != sent {
-        let shown = id.map_or("none".to_string(), |n| n.to_string());
-        return rejected(family, format!("its id reads as {shown}, the request's was {sent_id}"));
-    }
+    // The id as Go holds it (0 when absent or null): JSONRPC-ID-ECHO judges
+    // it against the request's, as the runtime matches it.
+    let id = id_of(&v).map_or(Value::Null, |n| i64::try_from(n).map_or_else(|_| Value::from(n as f64), Value::from));
     let mut envelope = serde_json::Map::new();
     envelope.insert("jsonrpc".into(), v.field("jsonrpc").map_or(Value::Null, GoValue::to_json));
-    envelope.insert("id".into(), sent_id.clone());
+    envelope.insert("id".into(), id);
     let mut result = None;
     match (v.field("error"), v.field("result")) {
         (Some(e), _) if *e != GoValue::Nil => {

@@ -15,7 +15,7 @@ use crate::transport::{Phase, PluginProcess, ShutdownHow};
 
 use super::go_envelope::{self, GoReply};
 use super::recorder::{Judged, Recorder};
-use super::semantics::{Asked, Decision, judge};
+use super::semantics::{Asked, Decision, go_reading, judge};
 use super::session::{Called, Read, Session, Silence, check_envelope};
 use super::{CertifyError, Options};
 
@@ -50,6 +50,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     }
     if !profile.go_json_replies() {
         not_in_profile.push("GO-DECODE");
+    }
+    if !(profile.go_json_replies() && family == Family::PicoclawHook) {
+        not_in_profile.push("GO-READS-AS-DOCUMENTED");
     }
     not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
@@ -218,7 +221,7 @@ impl Run<'_> {
                 let sent_id = serde_json::from_slice::<Value>(&sent).ok().and_then(|v| v.get("id").cloned()).unwrap_or(Value::Null);
                 let mut go_result = None;
                 if self.profile.go_json_replies() {
-                    match go_envelope::read(self.family, &raw, &sent_id) {
+                    match go_envelope::read(self.family, &raw) {
                         GoReply::Rejected(failure) => {
                             rec.fail("GO-DECODE", failure.clone(), evidence);
                             return Err(Stopped {
@@ -325,7 +328,16 @@ impl Run<'_> {
                     .flatten();
                 let result = match read {
                     None => result.clone(),
-                    Some(Ok(canonical)) => canonical,
+                    Some(Ok(canonical)) => {
+                        // What the documents would make of the same result: a difference is a warning.
+                        let documented = judge(Asked { profile: Profile::Documented, ..asked }, result);
+                        let runtime = judge(asked, &canonical);
+                        match go_reading::reads_otherwise(&documented, &runtime, "PicoClaw") {
+                            Some(why) => rec.fail("GO-READS-AS-DOCUMENTED", why, reply.evidence.clone()),
+                            None => rec.pass("GO-READS-AS-DOCUMENTED", reply.evidence.clone()),
+                        }
+                        canonical
+                    }
                     Some(Err(failure)) => {
                         rec.fail("GO-DECODE", failure, reply.evidence.clone());
                         let skipped =

@@ -53,7 +53,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         not_in_profile.extend(answer_checks());
     }
     if !profile.go_json_replies() || reply_types::promptkit_oneshot(role).is_none() {
-        not_in_profile.push("GO-DECODE");
+        not_in_profile.extend(["GO-DECODE", "GO-READS-AS-DOCUMENTED"]);
     }
     if !profile.promptkit_acts_on_pending() {
         // PromptKit never reads `pending` (exec_executor.go:74-88): its shape cannot matter there.
@@ -457,6 +457,14 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
         };
         let asked = Asked { family, role, method: probe.phase.as_deref(), profile, request: &probe.documented };
         let judged = judge(asked, &value);
+        // What the documents would make of the same bytes: a difference is a warning.
+        if let Some(written) = &doc.value {
+            let documented = judge(Asked { profile: Profile::Documented, ..asked }, written);
+            match go_reading::reads_otherwise(&documented, &judged, "PromptKit") {
+                Some(why) => rec.fail("GO-READS-AS-DOCUMENTED", why, evidence.clone()),
+                None => rec.pass("GO-READS-AS-DOCUMENTED", evidence.clone()),
+            }
+        }
         for finding in judged.findings {
             rec.finding(finding, &evidence);
         }

@@ -367,6 +367,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         hint: "Every field must have the JSON type the runtime's struct declares (a bool is true/false, not \"true\"; an id is an integer, not 1.0 or \"1\"; numbers fit a float64), and nothing may follow the document.",
     },
     CheckDef {
+        id: "GO-READS-AS-DOCUMENTED",
+        group: Group::Semantics,
+        level: Level::Should,
+        families: &[EXEC, PICO],
+        scope: Scope::Except(&[Role::SessionHook, Role::EvalHook]),
+        spec: "runtime behaviour: the runtime's json.Unmarshal reads keys in any case and ignores shape rules (divergences promptkit.go-json-replies, picoclaw.go-json-replies)",
+        summary: "the runtime reads the answer as the documents do (a warning when it works there only because Go's decoder is lenient)",
+        hint: "Write the keys exactly as documented and keep to the documented shape: another runtime, or the next release, may read it strictly.",
+    },
+    CheckDef {
         id: "TOOL-RESPONSE-SHAPE",
         group: Group::Semantics,
         level: Level::Must,

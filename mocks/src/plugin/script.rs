@@ -3,10 +3,11 @@
 //! generated plugin through proctor and through the real runtimes.
 //!
 //! Every text field `X` has an alternative `X_hex` (lowercase hex of raw
-//! bytes, for bytes that are not UTF-8); giving both is an error. `$ID` in a
-//! *text* `stdout`/`write` is replaced by the request's `id` exactly as its
-//! raw JSON text appeared (`7`, `"abc"`), or `null` when there is none; `_hex`
-//! bytes are written as they are. Unknown keys are errors.
+//! bytes, for bytes that are not UTF-8); giving both is an error. `$ID` in
+//! `stdout`/`write` (text or `_hex` alike, so a reply with invalid UTF-8
+//! still carries the request's id) is replaced by the request's `id` exactly
+//! as its raw JSON text appeared (`7`, `"abc"`), or `null` when there is
+//! none. Unknown keys are errors.
 //!
 //! One-shot families (`promptkit-exec`, `runok-extension`):
 //!
@@ -147,17 +148,17 @@ pub struct AtEof {
     pub delay_ms: u64,
 }
 
-/// Bytes to write, and whether `$ID` is substituted (text fields only).
+/// Bytes to write, and whether `$ID` is substituted.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Text {
     /// The bytes as given.
     pub bytes: Vec<u8>,
-    /// Given as text (not `_hex`): `$ID` is replaced when written.
+    /// `$ID` is replaced when written (every `stdout`/`write`, text or hex).
     pub substitute_id: bool,
 }
 
 impl Text {
-    /// The bytes with every `$ID` replaced by `id` when this was a text field.
+    /// The bytes with every `$ID` replaced by `id` when substitution is on.
     pub fn render(&self, id: &[u8]) -> Vec<u8> {
         const NEEDLE: &[u8] = b"$ID";
         if !self.substitute_id {
@@ -336,8 +337,7 @@ fn status(field: &str, exit: Option<i64>) -> Result<i32, String> {
 }
 
 fn text(field: &str, text: Option<String>, hex: Option<String>) -> Result<Text, String> {
-    let substitute_id = text.is_some();
-    Ok(Text { bytes: bytes(field, text, hex)?, substitute_id })
+    Ok(Text { bytes: bytes(field, text, hex)?, substitute_id: true })
 }
 
 /// The bytes of field `X`, given as text `X` or as `X_hex`.

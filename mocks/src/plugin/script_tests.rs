@@ -30,7 +30,7 @@ fn one_shot_defaults_and_fields() {
     assert_eq!(s, OneShot { read_stdin: true, delay_ms: 0, stdout: Text::default(), stderr: vec![], exit: 0, then: OneShotThen::Exit });
     let s = one_shot(r#"{"read_stdin":false,"delay_ms":5,"stdout_hex":"ff0a","stderr":"e","exit":3}"#);
     assert_eq!((s.read_stdin, s.delay_ms, s.exit), (false, 5, 3));
-    assert_eq!(s.stdout, Text { bytes: vec![0xff, b'\n'], substitute_id: false });
+    assert_eq!(s.stdout, Text { bytes: vec![0xff, b'\n'], substitute_id: true });
     assert_eq!(s.stderr, b"e");
     assert_eq!(one_shot(r#"{"then":"close_then_hang"}"#).then, OneShotThen::CloseThenHang);
     assert_eq!(one_shot(r#"{"then":"signal"}"#).then, OneShotThen::Signal);
@@ -53,11 +53,12 @@ fn long_lived_steps_one_or_a_list() {
 }
 
 #[test]
-fn id_is_substituted_in_text_only() {
+fn id_is_substituted_in_text_and_hex() {
     let text = Text { bytes: b"$ID,$ID$".to_vec(), substitute_id: true };
     assert_eq!(text.render(b"17"), b"17,17$");
-    let hex = Text { bytes: b"$ID".to_vec(), substitute_id: false };
-    assert_eq!(hex.render(b"17"), b"$ID");
+    let Ok(Script::LongLived(hex)) = Script::parse(HOOK, r#"{"on":{"m":{"write_hex":"2449440aff"}}}"#) else { panic!("refused") };
+    let step = &hex.on["m"][0];
+    assert_eq!(step.write.render(b"17"), b"17\n\xff");
 }
 
 #[test]

@@ -104,6 +104,39 @@ pub fn picoclaw_result(method: &str, result: &[u8]) -> Option<Result<Value, GoJs
     }))
 }
 
+/// Where the documents and the Go runtime read one answer differently: the
+/// first check the documented reading fails while the runtime's passes, or
+/// the two decisions when they differ. `None` when they agree (or the
+/// answer is not JSON serde can read, which GO-DECODE and the framing
+/// checks report).
+pub(crate) fn reads_otherwise(documented: &super::Judged, runtime: &super::Judged, runtime_name: &str) -> Option<crate::check::Failure> {
+    use crate::check::Failure;
+    let passes = |j: &super::Judged, id: &str| j.findings.iter().find(|f| f.check == id).is_none_or(|f| f.result.is_ok());
+    if let Some(f) = documented.findings.iter().find(|f| f.result.is_err() && passes(runtime, f.check)) {
+        let said = match &f.result {
+            Err(failure) => failure.to_string(),
+            Ok(()) => String::new(),
+        };
+        return Some(Failure::Mismatch {
+            path: "$".into(),
+            expected: "an answer the documents and the runtime read alike".into(),
+            actual: format!(
+                "{}: {said}; {runtime_name} reads it anyway (Go's encoding/json: keys in any case, unknown keys ignored, no shape rules)",
+                f.check
+            ),
+        });
+    }
+    if documented.decision != runtime.decision {
+        let show = |d: &Option<super::Decision>| d.as_ref().map_or("no decision".to_string(), |d| format!("`{d}`"));
+        return Some(Failure::Mismatch {
+            path: "$".into(),
+            expected: format!("the documented reading, {}", show(&documented.decision)),
+            actual: format!("{runtime_name} reads {}", show(&runtime.decision)),
+        });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
