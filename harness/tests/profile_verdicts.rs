@@ -139,6 +139,13 @@ const ROWS: &[Row] = &[
         check: "JSONRPC-UNKNOWN-METHOD",
     },
     Row {
+        tolerance: "picoclaw.skips-broken-lines",
+        certify: &["--protocol", "picoclaw-hook"],
+        protocol: "picoclaw-hook",
+        mock: &["--script", "mocks/scripts/picoclaw-broken-line-first.json"],
+        check: "FRAMING-LINE-PER-MESSAGE",
+    },
+    Row {
         tolerance: "picoclaw.drops-replies-without-id",
         certify: &["--protocol", "picoclaw-hook"],
         protocol: "picoclaw-hook",

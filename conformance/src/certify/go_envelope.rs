@@ -83,7 +83,12 @@ pub(super) fn read(family: Family, raw: &[u8]) -> GoReply {
     envelope.insert("id".into(), id);
     let mut result = None;
     match (v.field("error"), v.field("result")) {
-        (Some(e), _) if *e != GoValue::Nil => {
+        (Some(e), r) if *e != GoValue::Nil => {
+            // Both: kept, so JSONRPC-RESULT-XOR-ERROR says so (the error wins, as the runtime reads it).
+            if let Some(GoValue::Raw(r)) = r {
+                let value = serde_json::from_slice(r).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(r).into_owned()));
+                envelope.insert("result".into(), value);
+            }
             envelope.insert("error".into(), e.to_json());
         }
         (_, Some(GoValue::Raw(r))) => {

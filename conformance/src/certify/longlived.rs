@@ -331,8 +331,11 @@ impl Run<'_> {
                     Some(Ok(canonical)) => {
                         // What the documents would make of the same result: a difference is a warning.
                         let documented = judge(Asked { profile: Profile::Documented, ..asked }, result);
-                        let runtime = judge(asked, &canonical);
-                        match go_reading::reads_otherwise(&documented, &runtime, "PicoClaw") {
+                        let difference = go_reading::reads_otherwise(documented, &judge(asked, &canonical), self.profile);
+                        for finding in difference.tolerated {
+                            rec.finding(finding, &reply.evidence);
+                        }
+                        match difference.otherwise {
                             Some(why) => rec.fail("GO-READS-AS-DOCUMENTED", why, reply.evidence.clone()),
                             None => rec.pass("GO-READS-AS-DOCUMENTED", reply.evidence.clone()),
                         }
@@ -403,7 +406,9 @@ impl Run<'_> {
         self.progress(&format!("unknown method {method}"));
         let id = s.take_id();
         let sent = s.request_bytes(id, method, json!({}));
+        s.fencing_notification = true;
         let mut called = s.call_raw(rec, id, sent.clone(), self.deadline()).await;
+        s.fencing_notification = false;
         loop {
             match called {
                 Called::Replied { envelope, raw, sent: fence }

@@ -55,10 +55,6 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     if !profile.go_json_replies() || reply_types::promptkit_oneshot(role).is_none() {
         not_in_profile.extend(["GO-DECODE", "GO-READS-AS-DOCUMENTED"]);
     }
-    if !profile.promptkit_acts_on_pending() {
-        // PromptKit never reads `pending` (exec_executor.go:74-88): its shape cannot matter there.
-        not_in_profile.push("TOOL-PENDING-SHAPE");
-    }
     not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
@@ -416,10 +412,9 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
     // PromptKit reads the whole of stdout with Go's json.Unmarshal into its
     // own type: what that decoding leaves it holding is the answer.
     let go_read = if profile.go_json_replies() { go_reading::promptkit_oneshot(role, &c.bytes) } else { None };
-    match &go_read {
-        Some(Ok(_)) => super::observe::document(rec, &Document { value: None, violations: Vec::new() }, &evidence),
-        _ => super::observe::document(rec, &doc, &evidence),
-    }
+    // The framing checks still say what the documents make of the bytes
+    // (what Go reads anyway is a tolerance's warning under the profile).
+    super::observe::document(rec, &doc, &evidence);
     // What this profile's runtime can still read: a pretty-printed document,
     // and (for the runtimes, which decode lossily) invalid UTF-8.
     let lossy = tolerance::reads_invalid_utf8(profile);
@@ -458,15 +453,21 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
         let asked = Asked { family, role, method: probe.phase.as_deref(), profile, request: &probe.documented };
         let judged = judge(asked, &value);
         // What the documents would make of the same bytes: a difference is a warning.
-        if let Some(written) = &doc.value {
+        let difference = doc.value.as_ref().map(|written| {
             let documented = judge(Asked { profile: Profile::Documented, ..asked }, written);
-            match go_reading::reads_otherwise(&documented, &judged, "PromptKit") {
+            go_reading::reads_otherwise(documented, &judged, profile)
+        });
+        for finding in judged.findings {
+            rec.finding(finding, &evidence);
+        }
+        if let Some(difference) = difference {
+            for finding in difference.tolerated {
+                rec.finding(finding, &evidence);
+            }
+            match difference.otherwise {
                 Some(why) => rec.fail("GO-READS-AS-DOCUMENTED", why, evidence.clone()),
                 None => rec.pass("GO-READS-AS-DOCUMENTED", evidence.clone()),
             }
-        }
-        for finding in judged.findings {
-            rec.finding(finding, &evidence);
         }
         return Answer::usable(judged.decision.or_else(|| fallback(family, role)));
     }

@@ -61,11 +61,14 @@ pub(crate) struct Session {
     answered: std::collections::HashSet<u64>,
     /// Whether any reply arrived while stdin was open.
     pub replied_while_open: bool,
+    /// While the notification's fence waits: a line without an id is handed
+    /// on (it answers the notification), not dropped as PicoClaw drops it.
+    pub fencing_notification: bool,
 }
 
 impl Session {
     pub(crate) fn new(process: PluginProcess, family: Family, profile: Profile) -> Self {
-        Session { process, family, profile, next_id: 1, abandoned: Vec::new(), answered: Default::default(), replied_while_open: false }
+        Session { process, family, profile, next_id: 1, abandoned: Vec::new(), answered: Default::default(), replied_while_open: false, fencing_notification: false }
     }
 
     pub(crate) fn stderr(&self) -> String {
@@ -126,11 +129,21 @@ impl Session {
                 Read::Message(msg) => {
                     // PicoClaw delivers a line only to the call pending on the
                     // id Go decodes from it; every other line it drops.
-                    if self.family == Family::PicoclawHook
-                        && self.profile.go_json_replies()
-                        && super::go_envelope::picoclaw_delivered_to(&msg.raw) != Some(id)
-                    {
-                        continue;
+                    if self.family == Family::PicoclawHook && self.profile.go_json_replies() {
+                        match super::go_envelope::picoclaw_delivered_to(&msg.raw) {
+                            Some(to) if to == id => {}
+                            None if self.fencing_notification && matches!(parse_envelope(&msg.value).id, Id::Null | Id::Absent) => {}
+                            Some(earlier) if self.answered.contains(&earlier) => {
+                                // Dropped by PicoClaw, and still a finding (tolerated there).
+                                rec.fail(
+                                    "JSONRPC-NO-DUPLICATE-REPLY",
+                                    Failure::Unexpected { what: format!("a second reply to request {earlier}, while request {id} waited") },
+                                    self.evidence(&sent, &msg.raw),
+                                );
+                                continue;
+                            }
+                            _ => continue,
+                        }
                     }
                     let envelope = parse_envelope(&msg.value);
                     if envelope.method.is_some() {

@@ -104,37 +104,56 @@ pub fn picoclaw_result(method: &str, result: &[u8]) -> Option<Result<Value, GoJs
     }))
 }
 
-/// Where the documents and the Go runtime read one answer differently: the
-/// first check the documented reading fails while the runtime's passes, or
-/// the two decisions when they differ. `None` when they agree (or the
-/// answer is not JSON serde can read, which GO-DECODE and the framing
-/// checks report).
-pub(crate) fn reads_otherwise(documented: &super::Judged, runtime: &super::Judged, runtime_name: &str) -> Option<crate::check::Failure> {
-    use crate::check::Failure;
-    let passes = |j: &super::Judged, id: &str| j.findings.iter().find(|f| f.check == id).is_none_or(|f| f.result.is_ok());
-    if let Some(f) = documented.findings.iter().find(|f| f.result.is_err() && passes(runtime, f.check)) {
-        let said = match &f.result {
-            Err(failure) => failure.to_string(),
-            Ok(()) => String::new(),
+/// Where the documents and the Go runtime read one answer differently.
+///
+/// `tolerated`: the documented findings the runtime's reading passes and a
+/// tolerance of `profile` covers (recorded as they are, they become that
+/// tolerance's warning, with its words), and the passing ones of rules the
+/// runtime's reading never decides. `otherwise`: the first such finding
+/// no tolerance names, or the two decisions when they differ (the warning
+/// of GO-READS-AS-DOCUMENTED).
+pub(crate) struct Difference {
+    pub tolerated: Vec<super::Finding>,
+    pub otherwise: Option<crate::check::Failure>,
+}
+
+pub(crate) fn reads_otherwise(documented: super::Judged, runtime: &super::Judged, profile: crate::protocol::Profile) -> Difference {
+    use crate::check::{Failure, tolerance};
+    let runtime_name = if profile.name().starts_with("picoclaw") { "PicoClaw" } else { "PromptKit" };
+    let passes = |id: &str| runtime.findings.iter().find(|f| f.check == id).is_none_or(|f| f.result.is_ok());
+    let mut out = Difference { tolerated: Vec::new(), otherwise: None };
+    for f in documented.findings {
+        let decided = runtime.findings.iter().any(|r| r.check == f.check);
+        let Err(failure) = &f.result else {
+            // A rule the runtime's reading never reaches (`pending` in PromptKit)
+            // is held as written: it passes, and its tolerance covers its failure.
+            if !decided {
+                out.tolerated.push(f);
+            }
+            continue;
         };
-        return Some(Failure::Mismatch {
-            path: "$".into(),
-            expected: "an answer the documents and the runtime read alike".into(),
-            actual: format!(
-                "{}: {said}; {runtime_name} reads it anyway (Go's encoding/json: keys in any case, unknown keys ignored, no shape rules)",
-                f.check
-            ),
-        });
+        if !passes(f.check) {
+            continue;
+        }
+        if tolerance::tolerated(profile, f.check, failure).is_some() {
+            out.tolerated.push(f);
+        } else if out.otherwise.is_none() {
+            out.otherwise = Some(Failure::Mismatch {
+                path: "$".into(),
+                expected: "an answer the documents and the runtime read alike".into(),
+                actual: format!("{}: {failure}; {runtime_name} reads it anyway (Go's encoding/json: keys in any case, unknown keys ignored)", f.check),
+            });
+        }
     }
-    if documented.decision != runtime.decision {
+    if out.otherwise.is_none() && out.tolerated.is_empty() && documented.decision != runtime.decision {
         let show = |d: &Option<super::Decision>| d.as_ref().map_or("no decision".to_string(), |d| format!("`{d}`"));
-        return Some(Failure::Mismatch {
+        out.otherwise = Some(Failure::Mismatch {
             path: "$".into(),
             expected: format!("the documented reading, {}", show(&documented.decision)),
             actual: format!("{runtime_name} reads {}", show(&runtime.decision)),
         });
     }
-    None
+    out
 }
 
 #[cfg(test)]
