@@ -68,7 +68,16 @@ pub(crate) struct Session {
 
 impl Session {
     pub(crate) fn new(process: PluginProcess, family: Family, profile: Profile) -> Self {
-        Session { process, family, profile, next_id: 1, abandoned: Vec::new(), answered: Default::default(), replied_while_open: false, fencing_notification: false }
+        Session {
+            process,
+            family,
+            profile,
+            next_id: 1,
+            abandoned: Vec::new(),
+            answered: Default::default(),
+            replied_while_open: false,
+            fencing_notification: false,
+        }
     }
 
     pub(crate) fn stderr(&self) -> String {

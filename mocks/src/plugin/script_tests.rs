@@ -27,7 +27,17 @@ fn long_lived(text: &str) -> LongLived {
 #[test]
 fn one_shot_defaults_and_fields() {
     let s = one_shot("{}");
-    assert_eq!(s, OneShot { read_stdin: true, delay_ms: 0, stdout: Text { bytes: vec![], substitute_id: true }, stderr: vec![], exit: 0, then: OneShotThen::Exit });
+    assert_eq!(
+        s,
+        OneShot {
+            read_stdin: true,
+            delay_ms: 0,
+            stdout: Text { bytes: vec![], substitute_id: true },
+            stderr: vec![],
+            exit: 0,
+            then: OneShotThen::Exit
+        }
+    );
     let s = one_shot(r#"{"read_stdin":false,"delay_ms":5,"stdout_hex":"ff0a","stderr":"e","exit":3}"#);
     assert_eq!((s.read_stdin, s.delay_ms, s.exit), (false, 5, 3));
     assert_eq!(s.stdout, Text { bytes: vec![0xff, b'\n'], substitute_id: true });

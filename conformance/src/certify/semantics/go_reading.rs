@@ -141,7 +141,10 @@ pub(crate) fn reads_otherwise(documented: super::Judged, runtime: &super::Judged
             out.otherwise = Some(Failure::Mismatch {
                 path: "$".into(),
                 expected: "an answer the documents and the runtime read alike".into(),
-                actual: format!("{}: {failure}; {runtime_name} reads it anyway (Go's encoding/json: keys in any case, unknown keys ignored)", f.check),
+                actual: format!(
+                    "{}: {failure}; {runtime_name} reads it anyway (Go's encoding/json: keys in any case, unknown keys ignored)",
+                    f.check
+                ),
             });
         }
     }
