@@ -67,7 +67,7 @@ impl Profile {
                  interop/promptkit runs runtime v1.5.11"
             }
             Profile::PicoclawCf67dd3 => {
-                "PicoClaw commit cf67dd3 (nightly after v0.2.9); its hook host files are byte-identical in v0.2.9, which interop/picoclaw runs"
+                "PicoClaw commit cf67dd3 (nightly after v0.2.9); its hook host files are byte-identical in v0.2.9 and v0.3.1, which interop/picoclaw runs"
             }
             Profile::Runok031 => "runok 0.3.1 from crates.io, which interop/runok runs",
         }
@@ -92,10 +92,10 @@ impl Profile {
         match self {
             Profile::Documented => "not a runtime: held to the spec documents by the catalogue's own tests",
             Profile::Promptkit86d9f36 => {
-                "runtime v1.5.11 (Go module proxy): wire, faults, cases, workflow states, tools and generated plugins                  (interop/fidelity.sh --only differential), 2026-11-27"
+                "runtime v1.5.11 (Go module proxy): wire, faults, cases, workflow states, tools and generated plugins (interop/fidelity.sh --only differential), 2026-11-27"
             }
             Profile::PicoclawCf67dd3 => {
-                "v0.3.1 (Go module proxy; its hook host is byte-identical with v0.2.9 and cf67dd3): wire, faults, cases and                  generated plugins (interop/fidelity.sh --only differential), 2026-11-27"
+                "v0.3.1 (Go module proxy; its hook host is byte-identical with v0.2.9 and cf67dd3): wire, faults, cases and generated plugins (interop/fidelity.sh --only differential), 2026-11-27"
             }
             Profile::Runok031 => "the runok crate 0.3.1: interop/runok's tests, 2026-11-27",
         }
