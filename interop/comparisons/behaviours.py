@@ -616,7 +616,7 @@ def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
     if not isinstance(doc, dict):
         # Not an object at all: no reason in it, and (a tool) it is its own result.
         out.reason = None
-        if content_key and intent.has_content and doc is not UNREADABLE:
+        if content_key not in (None, "score") and intent.has_content and doc is not UNREADABLE:
             out.content = doc
         return out
 
@@ -653,7 +653,10 @@ def build_oneshot(g: Genome, role: str, r: random.Random) -> Built:
     elif role == "eval":
         intent = restate(intent, body, "score")
     elif role == "selector":
-        intent = restate(intent, body, "selected")
+        # `selected` is the decision: a list of ids the author wrote is what was meant; anything else leaves the drawn one.
+        said = restate(intent, body, "selected")
+        if isinstance(said.content, list) and all(isinstance(i, str) for i in said.content):
+            intent = said
     reply = line_wrap(body, g.genes, one_shot=True)
     script = process_step({}, g.genes, reply, one_shot=True)
     if "then" not in script:
