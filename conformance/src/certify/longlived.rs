@@ -421,10 +421,14 @@ impl Run<'_> {
                         Failure::Unexpected { what: format!("a reply to the notification: {}", clip(&raw)) },
                         s.evidence(&both, &raw),
                     );
-                    called = match s.read_message(rec, self.deadline(), &fence).await {
-                        Read::Message(m) => Called::Replied { envelope: parse_envelope(&m.value), raw: m.raw, sent: fence },
-                        Read::Timeout(partial) => Called::NoReply { sent: fence, partial, waited: self.deadline() },
-                        Read::Eof => Called::Closed { sent: fence, exit: None },
+                    called = loop {
+                        match s.read_message(rec, self.deadline(), &fence).await {
+                            // PicoClaw drops what it cannot deliver to the fence's call.
+                            Read::Message(m) if s.runtime_drops(id, &m.raw) => continue,
+                            Read::Message(m) => break Called::Replied { envelope: parse_envelope(&m.value), raw: m.raw, sent: fence },
+                            Read::Timeout(partial) => break Called::NoReply { sent: fence, partial, waited: self.deadline() },
+                            Read::Eof => break Called::Closed { sent: fence, exit: None },
+                        }
                     };
                 }
                 Called::NoReply { sent, .. } => {

@@ -190,6 +190,12 @@ impl Session {
         }
     }
 
+    /// Whether the runtime would not deliver this line to the call waiting on
+    /// `id` (PicoClaw: one line at a time, by the id Go decodes from it).
+    pub(crate) fn runtime_drops(&self, id: u64, raw: &[u8]) -> bool {
+        self.family == Family::PicoclawHook && self.profile.go_json_replies() && super::go_envelope::picoclaw_delivered_to(raw) != Some(id)
+    }
+
     /// Reads lines until one holds a JSON object, recording framing on the way.
     pub(crate) async fn read_message(&mut self, rec: &mut Recorder, timeout: Duration, sent: &[u8]) -> Read {
         let start = Instant::now();
