@@ -202,8 +202,8 @@ def pk_call(target: str, intent: Intent, line: dict) -> str:
     where = line.get("phase") or line.get("surface")
     if role == "tool" or target.startswith("promptkit-server"):
         if intent.decision == "error":
-            text = str(o.get("error") or "")
-            said = intent.reason if intent.reason is not None else ""
+            text = clean(str(o.get("error") or ""))
+            said = clean(intent.reason) if intent.reason is not None else ""
             # The plugin's own error, as each executor words it; anything
             # else is a call PromptKit could not complete.
             own = text.startswith("JSON-RPC error ") if target.startswith("promptkit-server") else text.startswith('exec executor: tool "get_weather": ')

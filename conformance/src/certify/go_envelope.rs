@@ -96,9 +96,9 @@ pub(super) fn read(family: Family, raw: &[u8]) -> GoReply {
             envelope.insert("result".into(), value);
             result = Some(r.clone());
         }
-        _ => {
-            envelope.insert("result".into(), Value::Null);
-        }
+        // Neither (no `result` key at all, or `null` error only): left so,
+        // and JSONRPC-RESULT-XOR-ERROR says so; the runtime holds a nil result.
+        _ => {}
     }
     GoReply::Read { envelope: Value::Object(envelope), result }
 }

@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::gojson::{GoJsonError, GoValue, unmarshal};
+use crate::gojson::{GoJsonError, GoType, GoValue, unmarshal, unmarshal_exact_keys};
 use crate::protocol::picoclaw_hook::{AFTER_LLM, APPROVE_TOOL, BEFORE_LLM, BEFORE_TOOL, HELLO};
 use crate::protocol::{Role, reply_types};
 
@@ -36,8 +36,19 @@ fn boolean(v: Option<&GoValue>) -> bool {
 /// A PromptKit one-shot reply of `role` as PromptKit reads it, or Go's
 /// error; `None` for the roles whose stdout PromptKit never reads.
 pub fn promptkit_oneshot(role: Role, stdout: &[u8]) -> Option<Result<Value, GoJsonError>> {
+    promptkit_oneshot_with(role, stdout, unmarshal)
+}
+
+/// [`promptkit_oneshot`] with keys matched exactly (see [`unmarshal_exact_keys`]).
+pub fn promptkit_oneshot_exact(role: Role, stdout: &[u8]) -> Option<Result<Value, GoJsonError>> {
+    promptkit_oneshot_with(role, stdout, unmarshal_exact_keys)
+}
+
+type Decode = fn(&[u8], &GoType) -> Result<GoValue, GoJsonError>;
+
+fn promptkit_oneshot_with(role: Role, stdout: &[u8], decode: Decode) -> Option<Result<Value, GoJsonError>> {
     let ty = reply_types::promptkit_oneshot(role)?;
-    Some(unmarshal(stdout, &ty).map(|v| match role {
+    Some(decode(stdout, &ty).map(|v| match role {
         // exec_executor.go:74-88: a non-empty error fails the call; else the
         // raw result; else the whole of stdout is the result. pending is never read.
         Role::Tool => match (string(v.field("error")), v.field("result")) {
@@ -73,8 +84,17 @@ pub fn promptkit_oneshot(role: Role, stdout: &[u8]) -> Option<Result<Value, GoJs
 /// the promoted `action` and `reason`, and each payload the reply carried
 /// (a nil pointer is no payload: the host keeps what it sent).
 pub fn picoclaw_result(method: &str, result: &[u8]) -> Option<Result<Value, GoJsonError>> {
+    picoclaw_result_with(method, result, unmarshal)
+}
+
+/// [`picoclaw_result`] with keys matched exactly (see [`unmarshal_exact_keys`]).
+pub fn picoclaw_result_exact(method: &str, result: &[u8]) -> Option<Result<Value, GoJsonError>> {
+    picoclaw_result_with(method, result, unmarshal_exact_keys)
+}
+
+fn picoclaw_result_with(method: &str, result: &[u8], decode: Decode) -> Option<Result<Value, GoJsonError>> {
     let ty = reply_types::picoclaw_result(method)?;
-    Some(unmarshal(result, &ty).map(|v| {
+    Some(decode(result, &ty).map(|v| {
         let GoValue::Struct(fields) = &v else { return v.to_json() };
         let mut out = Map::new();
         for f in fields {
@@ -117,7 +137,12 @@ pub(crate) struct Difference {
     pub otherwise: Option<crate::check::Failure>,
 }
 
-pub(crate) fn reads_otherwise(documented: super::Judged, runtime: &super::Judged, profile: crate::protocol::Profile) -> Difference {
+pub(crate) fn reads_otherwise(
+    documented: super::Judged,
+    runtime: &super::Judged,
+    profile: crate::protocol::Profile,
+    lenient: bool,
+) -> Difference {
     use crate::check::{Failure, tolerance};
     let runtime_name = if profile.name().starts_with("picoclaw") { "PicoClaw" } else { "PromptKit" };
     let passes = |id: &str| runtime.findings.iter().find(|f| f.check == id).is_none_or(|f| f.result.is_ok());
@@ -135,7 +160,9 @@ pub(crate) fn reads_otherwise(documented: super::Judged, runtime: &super::Judged
         if !passes(f.check) {
             continue;
         }
-        if tolerance::tolerated(profile, f.check, failure).is_some() {
+        if tolerance::tolerated(profile, f.check, failure).is_some() || !lenient {
+            // Covered by a tolerance (its warning), or read the same with exact
+            // keys: the runtime sees what the documents see, so the rule stands.
             out.tolerated.push(f);
         } else if out.otherwise.is_none() {
             out.otherwise = Some(Failure::Mismatch {
