@@ -101,6 +101,9 @@ class Intent:
     payload: dict | None = None  # for modify/respond: what the runtime should go on with (a subset)
     content: object = None  # a tool's result, an eval's score, a selector's ids
     has_content: bool = False
+    # False when the answer never states the decision (`{}` for a filter hook,
+    # no `approved`): whatever the runtime then does is its default, not the plugin's.
+    stated: bool = True
 
 
 # ----------------------------------------------------------------------------
@@ -613,6 +616,9 @@ def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
     another case still means the documented key (the last one wins)."""
     doc = standard_reading(body)
     out = copy.copy(intent)
+    key = {"allow": "allow", "deny": "allow", "approved": "approved", "denied": "approved"}.get(intent.decision)
+    if key and not (isinstance(doc, dict) and any(k.casefold() == key for k in doc)):
+        out.stated = False
     if not isinstance(doc, dict):
         # Not an object at all: no reason in it, and (a tool) it is its own result.
         out.reason = None
@@ -662,7 +668,7 @@ def build_oneshot(g: Genome, role: str, r: random.Random) -> Built:
     if "then" not in script:
         script.setdefault("exit", 0)
     calls = PK_CALLS[PK_SURFACE[role]]
-    intents = [Intent(c, intent.decision, intent.reason, intent.payload, intent.content, intent.has_content) for c in calls]
+    intents = [Intent(c, intent.decision, intent.reason, intent.payload, intent.content, intent.has_content, intent.stated) for c in calls]
     cases = [case_for("promptkit-exec", role, i, n) for n, i in enumerate(intents)]
     return Built(script, cases, intents)
 

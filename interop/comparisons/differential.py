@@ -166,6 +166,8 @@ def reached(target: str, intents: list[Intent], lines: list[dict]) -> tuple[bool
 
 def pico_call(intent: Intent, line: dict | None) -> str:
     where = intent.call
+    if not intent.stated:
+        return f"{where}: the answer never states the decision; the runtime's default is not the plugin's"
     if line is None:
         return f"{where}: never called"
     if line.get("hook_error"):
@@ -197,6 +199,8 @@ def pico_call(intent: Intent, line: dict | None) -> str:
 
 def pk_call(target: str, intent: Intent, line: dict) -> str:
     role = target.partition("/")[2]
+    if not intent.stated:
+        return f"{line.get('phase') or line.get('surface')}: the answer never states the decision; the runtime's default is not the plugin's"
     o = line.get("outcome") or {}
     err = line.get("error")
     where = line.get("phase") or line.get("surface")
