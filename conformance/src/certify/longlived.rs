@@ -331,9 +331,7 @@ impl Run<'_> {
                     Some(Ok(canonical)) => {
                         // What the documents would make of the same result: a difference is a warning.
                         let documented = judge(Asked { profile: Profile::Documented, ..asked }, result);
-                        let raw_result = reply.go_result.as_deref().unwrap_or(b"null");
-                        let exact = go_reading::picoclaw_result_exact(method, raw_result).and_then(Result::ok);
-                        let lenient = exact.as_ref() != Some(&canonical);
+                        let lenient = go_reading::picoclaw_folds(method, result);
                         let difference = go_reading::reads_otherwise(documented, &judge(asked, &canonical), self.profile, lenient);
                         for finding in difference.tolerated {
                             rec.finding(finding, &reply.evidence);

@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::gojson::{GoJsonError, GoType, GoValue, unmarshal, unmarshal_exact_keys};
+use crate::gojson::{GoJsonError, GoType, GoValue, unmarshal};
 use crate::protocol::picoclaw_hook::{AFTER_LLM, APPROVE_TOOL, BEFORE_LLM, BEFORE_TOOL, HELLO};
 use crate::protocol::{Role, reply_types};
 
@@ -37,11 +37,6 @@ fn boolean(v: Option<&GoValue>) -> bool {
 /// error; `None` for the roles whose stdout PromptKit never reads.
 pub fn promptkit_oneshot(role: Role, stdout: &[u8]) -> Option<Result<Value, GoJsonError>> {
     promptkit_oneshot_with(role, stdout, unmarshal)
-}
-
-/// [`promptkit_oneshot`] with keys matched exactly (see [`unmarshal_exact_keys`]).
-pub fn promptkit_oneshot_exact(role: Role, stdout: &[u8]) -> Option<Result<Value, GoJsonError>> {
-    promptkit_oneshot_with(role, stdout, unmarshal_exact_keys)
 }
 
 type Decode = fn(&[u8], &GoType) -> Result<GoValue, GoJsonError>;
@@ -87,11 +82,6 @@ pub fn picoclaw_result(method: &str, result: &[u8]) -> Option<Result<Value, GoJs
     picoclaw_result_with(method, result, unmarshal)
 }
 
-/// [`picoclaw_result`] with keys matched exactly (see [`unmarshal_exact_keys`]).
-pub fn picoclaw_result_exact(method: &str, result: &[u8]) -> Option<Result<Value, GoJsonError>> {
-    picoclaw_result_with(method, result, unmarshal_exact_keys)
-}
-
 fn picoclaw_result_with(method: &str, result: &[u8], decode: Decode) -> Option<Result<Value, GoJsonError>> {
     let ty = reply_types::picoclaw_result(method)?;
     Some(decode(result, &ty).map(|v| {
@@ -122,6 +112,39 @@ fn picoclaw_result_with(method: &str, result: &[u8], decode: Decode) -> Option<R
         }
         Value::Object(out)
     }))
+}
+
+/// Whether `doc` has a top-level key Go matches to a field of `ty` only
+/// case-insensitively (`Allow` for `allow`): the runtime then reads what the
+/// documents do not see.
+fn folds_a_key(ty: &GoType, doc: &Value) -> bool {
+    fn names(ty: &GoType, out: &mut Vec<&'static str>) {
+        match ty {
+            GoType::Ptr(inner) => names(inner, out),
+            GoType::Struct(s) => {
+                for f in &s.fields {
+                    if f.embedded { names(&f.ty, out) } else { out.push(f.name) }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut fields = Vec::new();
+    names(ty, &mut fields);
+    let Some(obj) = doc.as_object() else { return false };
+    obj.keys().any(|k| {
+        !fields.contains(&k.as_str()) && fields.iter().any(|f| crate::gojson::fold::fold_name(f) == crate::gojson::fold::fold_name(k))
+    })
+}
+
+/// Whether a PromptKit one-shot answer of `role` is read only thanks to Go's case-insensitive keys.
+pub(crate) fn promptkit_folds(role: Role, doc: &Value) -> bool {
+    reply_types::promptkit_oneshot(role).is_some_and(|ty| folds_a_key(&ty, doc))
+}
+
+/// Whether a PicoClaw result of `method` is read only thanks to Go's case-insensitive keys.
+pub(crate) fn picoclaw_folds(method: &str, doc: &Value) -> bool {
+    reply_types::picoclaw_result(method).is_some_and(|ty| folds_a_key(&ty, doc))
 }
 
 /// Where the documents and the Go runtime read one answer differently.
