@@ -50,6 +50,23 @@ fn check_ids(report: &serde_json::Value, profile: &str) -> Vec<String> {
     report["checks"].as_array().unwrap().iter().filter(|c| c["profile"] == profile).map(|c| c["id"].as_str().unwrap().to_string()).collect()
 }
 
+/// `proctor mock-plugin --script` with `script` written to a file in `dir`.
+fn scripted(dir: &Path, protocol: &str, role: Option<&str>, script: &str) -> Vec<String> {
+    let path = dir.join("script.json");
+    std::fs::write(&path, script).unwrap();
+    let mut plugin = vec![proctor().to_string(), "mock-plugin".into(), "--protocol".into(), protocol.into()];
+    if let Some(role) = role {
+        plugin.extend(["--role".into(), role.into()]);
+    }
+    plugin.extend(["--script".into(), path.display().to_string()]);
+    plugin
+}
+
+/// The statuses of `check` under `profile`, as JSON text (`"pass"`).
+fn statuses(report: &serde_json::Value, check: &str, profile: &str) -> Vec<String> {
+    results(report, check).iter().filter(|c| c["profile"] == profile).map(|c| c["status"].to_string()).collect()
+}
+
 fn observe(id: &str) {
     match id {
         "promptkit.hook-payload-pascal-case" => {
@@ -245,20 +262,9 @@ fn observe(id: &str) {
         "promptkit.go-json-replies" => {
             // `{"Allow": true}`: Go matches keys case-insensitively, so PromptKit allows.
             let dir = tempfile::tempdir().unwrap();
-            let script = dir.path().join("allow.json");
-            std::fs::write(&script, r#"{"stdout": "{\"Allow\": true}"}"#).unwrap();
+            let plugin = scripted(dir.path(), "promptkit-exec", Some("tool-hook"), r#"{"stdout": "{\"Allow\": true}"}"#);
             let cases = dir.path().join("cases.yaml");
             std::fs::write(&cases, "cases:\n  - name: allowed\n    phase: before_execution\n    expect: {decision: allow}\n").unwrap();
-            let plugin = [
-                proctor().to_string(),
-                "mock-plugin".into(),
-                "--protocol".into(),
-                "promptkit-exec".into(),
-                "--role".into(),
-                "tool-hook".into(),
-                "--script".into(),
-                script.display().to_string(),
-            ];
             let cases = cases.display().to_string();
             let flags = ["--protocol", "promptkit-exec", "--role", "tool-hook", "--cases", cases.as_str()];
             let (_, report, _) = certify_json(&flags, &plugin);
@@ -268,7 +274,6 @@ fn observe(id: &str) {
         "picoclaw.go-json-replies" => {
             // `{"Approved": true}` approves in PicoClaw (case-insensitive keys); the documents need `approved`.
             let dir = tempfile::tempdir().unwrap();
-            let script = dir.path().join("approve.json");
             let reply = |r: &str| format!(r#"{{"write": "{{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{r}}}\n"}}"#);
             let text = format!(
                 r#"{{"on": {{"hook.hello": {}, "hook.approve_tool": {}, "*": {}}}}}"#,
@@ -276,48 +281,19 @@ fn observe(id: &str) {
                 reply(r#"{\"Approved\":true}"#),
                 r#"{"write": "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"error\":{\"code\":-32601,\"message\":\"no\"}}\n"}"#
             );
-            std::fs::write(&script, text).unwrap();
-            let plugin = [
-                proctor().to_string(),
-                "mock-plugin".into(),
-                "--protocol".into(),
-                "picoclaw-hook".into(),
-                "--script".into(),
-                script.display().to_string(),
-            ];
+            let plugin = scripted(dir.path(), "picoclaw-hook", None, &text);
             let (_, report, _) = certify_json(&["--protocol", "picoclaw-hook", "--role", "approve"], &plugin);
-            let approve = |profile: &str| {
-                results(&report, "PICOCLAW-APPROVE-BOOLEAN")
-                    .iter()
-                    .filter(|c| c["profile"] == profile)
-                    .map(|c| c["status"].to_string())
-                    .collect::<Vec<_>>()
-            };
+            let approve = |profile: &str| statuses(&report, "PICOCLAW-APPROVE-BOOLEAN", profile);
             assert!(approve("documented").iter().any(|s| s == "\"fail\""), "{report:#}");
             assert!(approve("picoclaw@cf67dd3").iter().all(|s| s == "\"pass\""), "{report:#}");
         }
         "picoclaw.before-llm-system-messages-kept" => {
             // A before_llm modify without the request's system message: PicoClaw restores every message.
             let dir = tempfile::tempdir().unwrap();
-            let script = dir.path().join("modify.json");
             let text = r#"{"on": {"hook.hello": {"write": "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{}}\n"}, "hook.before_llm": {"write": "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{\"action\":\"modify\",\"request\":{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}}}\n"}, "*": {"write": "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{\"action\":\"continue\"}}\n"}}}"#;
-            std::fs::write(&script, text).unwrap();
-            let plugin = [
-                proctor().to_string(),
-                "mock-plugin".into(),
-                "--protocol".into(),
-                "picoclaw-hook".into(),
-                "--script".into(),
-                script.display().to_string(),
-            ];
+            let plugin = scripted(dir.path(), "picoclaw-hook", None, text);
             let (_, report, _) = certify_json(&["--protocol", "picoclaw-hook", "--role", "llm"], &plugin);
-            let payload = |profile: &str| {
-                results(&report, "PICOCLAW-MODIFY-PAYLOAD")
-                    .iter()
-                    .filter(|c| c["profile"] == profile)
-                    .map(|c| c["status"].to_string())
-                    .collect::<Vec<_>>()
-            };
+            let payload = |profile: &str| statuses(&report, "PICOCLAW-MODIFY-PAYLOAD", profile);
             assert!(payload("picoclaw@cf67dd3").iter().any(|s| s == "\"fail\""), "{report:#}");
             assert!(payload("documented").iter().all(|s| s == "\"pass\""), "{report:#}");
         }

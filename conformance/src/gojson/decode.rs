@@ -15,11 +15,6 @@ use std::collections::BTreeMap;
 
 use super::GoJsonError;
 use super::fold::fold_name;
-
-thread_local! {
-    /// Set by [`super::unmarshal_exact_keys`]: no case-insensitive match.
-    pub(super) static EXACT_KEYS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
 use super::literal::{parse_float, parse_int, parse_uint, unquote};
 use super::types::{GoStruct, GoType};
 use super::value::{GoMap, GoSlice, GoValue};
@@ -289,10 +284,7 @@ impl<'a> Decoder<'a> {
         loop {
             let key = self.key();
             let folded = fold_name(&key);
-            let found = fields
-                .iter()
-                .find(|f| f.name == key)
-                .or_else(|| if EXACT_KEYS.get() { None } else { fields.iter().find(|f| fold_name(f.name) == folded) });
+            let found = fields.iter().find(|f| f.name == key).or_else(|| fields.iter().find(|f| fold_name(f.name) == folded));
             match found.and_then(|f| field_slot(dst, st, &f.path).map(|s| (f.name, s))) {
                 Some((name, (slot, fty, embedded_names))) => {
                     let (saved_struct, saved_len) = (self.ctx_struct, self.ctx_fields.len());

@@ -32,16 +32,6 @@ pub mod value;
 pub use types::{GoField, GoStruct, GoType};
 pub use value::{GoFieldValue, GoMap, GoSlice, GoValue};
 
-/// [`unmarshal`] with keys matched exactly, as the documents read them: what
-/// the runtime would hold without Go's case-insensitive matching, to tell a
-/// reply the runtime reads only thanks to it.
-pub fn unmarshal_exact_keys(data: &[u8], ty: &GoType) -> Result<GoValue, GoJsonError> {
-    decode::EXACT_KEYS.set(true);
-    let out = unmarshal(data, ty);
-    decode::EXACT_KEYS.set(false);
-    out
-}
-
 /// An error `json.Unmarshal` returns, with Go's `Error()` text as Display.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GoJsonError {

@@ -148,22 +148,17 @@ pub struct AtEof {
     pub delay_ms: u64,
 }
 
-/// Bytes to write, and whether `$ID` is substituted.
+/// Bytes to write; `$ID` in them stands for the request's id.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Text {
     /// The bytes as given.
     pub bytes: Vec<u8>,
-    /// `$ID` is replaced when written (every `stdout`/`write`, text or hex).
-    pub substitute_id: bool,
 }
 
 impl Text {
-    /// The bytes with every `$ID` replaced by `id` when substitution is on.
+    /// The bytes with every `$ID` replaced by `id`.
     pub fn render(&self, id: &[u8]) -> Vec<u8> {
         const NEEDLE: &[u8] = b"$ID";
-        if !self.substitute_id {
-            return self.bytes.clone();
-        }
         let mut out = Vec::with_capacity(self.bytes.len() + 16);
         let mut rest = self.bytes.as_slice();
         while let Some(pos) = rest.windows(NEEDLE.len()).position(|w| w == NEEDLE) {
@@ -337,7 +332,7 @@ fn status(field: &str, exit: Option<i64>) -> Result<i32, String> {
 }
 
 fn text(field: &str, text: Option<String>, hex: Option<String>) -> Result<Text, String> {
-    Ok(Text { bytes: bytes(field, text, hex)?, substitute_id: true })
+    Ok(Text { bytes: bytes(field, text, hex)? })
 }
 
 /// The bytes of field `X`, given as text `X` or as `X_hex`.

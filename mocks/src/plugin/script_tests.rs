@@ -29,18 +29,11 @@ fn one_shot_defaults_and_fields() {
     let s = one_shot("{}");
     assert_eq!(
         s,
-        OneShot {
-            read_stdin: true,
-            delay_ms: 0,
-            stdout: Text { bytes: vec![], substitute_id: true },
-            stderr: vec![],
-            exit: 0,
-            then: OneShotThen::Exit
-        }
+        OneShot { read_stdin: true, delay_ms: 0, stdout: Text { bytes: vec![] }, stderr: vec![], exit: 0, then: OneShotThen::Exit }
     );
     let s = one_shot(r#"{"read_stdin":false,"delay_ms":5,"stdout_hex":"ff0a","stderr":"e","exit":3}"#);
     assert_eq!((s.read_stdin, s.delay_ms, s.exit), (false, 5, 3));
-    assert_eq!(s.stdout, Text { bytes: vec![0xff, b'\n'], substitute_id: true });
+    assert_eq!(s.stdout, Text { bytes: vec![0xff, b'\n'] });
     assert_eq!(s.stderr, b"e");
     assert_eq!(one_shot(r#"{"then":"close_then_hang"}"#).then, OneShotThen::CloseThenHang);
     assert_eq!(one_shot(r#"{"then":"signal"}"#).then, OneShotThen::Signal);
@@ -64,7 +57,7 @@ fn long_lived_steps_one_or_a_list() {
 
 #[test]
 fn id_is_substituted_in_text_and_hex() {
-    let text = Text { bytes: b"$ID,$ID$".to_vec(), substitute_id: true };
+    let text = Text { bytes: b"$ID,$ID$".to_vec() };
     assert_eq!(text.render(b"17"), b"17,17$");
     let Ok(Script::LongLived(hex)) = Script::parse(HOOK, r#"{"on":{"m":{"write_hex":"2449440aff"}}}"#) else { panic!("refused") };
     let step = &hex.on["m"][0];

@@ -36,14 +36,8 @@ fn boolean(v: Option<&GoValue>) -> bool {
 /// A PromptKit one-shot reply of `role` as PromptKit reads it, or Go's
 /// error; `None` for the roles whose stdout PromptKit never reads.
 pub fn promptkit_oneshot(role: Role, stdout: &[u8]) -> Option<Result<Value, GoJsonError>> {
-    promptkit_oneshot_with(role, stdout, unmarshal)
-}
-
-type Decode = fn(&[u8], &GoType) -> Result<GoValue, GoJsonError>;
-
-fn promptkit_oneshot_with(role: Role, stdout: &[u8], decode: Decode) -> Option<Result<Value, GoJsonError>> {
     let ty = reply_types::promptkit_oneshot(role)?;
-    Some(decode(stdout, &ty).map(|v| match role {
+    Some(unmarshal(stdout, &ty).map(|v| match role {
         // exec_executor.go:74-88: a non-empty error fails the call; else the
         // raw result; else the whole of stdout is the result. pending is never read.
         Role::Tool => match (string(v.field("error")), v.field("result")) {
@@ -79,12 +73,8 @@ fn promptkit_oneshot_with(role: Role, stdout: &[u8], decode: Decode) -> Option<R
 /// the promoted `action` and `reason`, and each payload the reply carried
 /// (a nil pointer is no payload: the host keeps what it sent).
 pub fn picoclaw_result(method: &str, result: &[u8]) -> Option<Result<Value, GoJsonError>> {
-    picoclaw_result_with(method, result, unmarshal)
-}
-
-fn picoclaw_result_with(method: &str, result: &[u8], decode: Decode) -> Option<Result<Value, GoJsonError>> {
     let ty = reply_types::picoclaw_result(method)?;
-    Some(decode(result, &ty).map(|v| {
+    Some(unmarshal(result, &ty).map(|v| {
         let GoValue::Struct(fields) = &v else { return v.to_json() };
         let mut out = Map::new();
         for f in fields {
