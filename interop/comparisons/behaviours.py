@@ -634,10 +634,15 @@ def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
         present, reason = said("reason")
         out.reason = reason if present and isinstance(reason, str) and reason else None
     if content_key == "score":
-        # A score the author wrote as a finite number is the score meant; anything else leaves the drawn one.
+        # The score is an eval's decision. A finite number the author wrote
+        # is the score meant; without one (null, a string, no score) the
+        # answer never states it, and the 0 PromptKit then holds is its
+        # default, not the plugin's, even when the drawn score was 0.
         present, score = said("score")
         if present and isinstance(score, (int, float)) and not isinstance(score, bool) and abs(score) != float("inf"):
             out.content = score
+        else:
+            out.stated = False
         return out
     if content_key and intent.has_content:
         present, content = said(content_key)

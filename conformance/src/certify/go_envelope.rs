@@ -86,14 +86,12 @@ pub(super) fn read(family: Family, raw: &[u8]) -> GoReply {
         (Some(e), r) if *e != GoValue::Nil => {
             // Both: kept, so JSONRPC-RESULT-XOR-ERROR says so (the error wins, as the runtime reads it).
             if let Some(GoValue::Raw(r)) = r {
-                let value = serde_json::from_slice(r).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(r).into_owned()));
-                envelope.insert("result".into(), value);
+                envelope.insert("result".into(), go_reading::raw_value(r));
             }
             envelope.insert("error".into(), e.to_json());
         }
         (_, Some(GoValue::Raw(r))) => {
-            let value = serde_json::from_slice(r).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(r).into_owned()));
-            envelope.insert("result".into(), value);
+            envelope.insert("result".into(), go_reading::raw_value(r));
             result = Some(r.clone());
         }
         // Neither (no `result` key at all, or `null` error only): left so,
@@ -103,12 +101,12 @@ pub(super) fn read(family: Family, raw: &[u8]) -> GoReply {
     GoReply::Read { envelope: Value::Object(envelope), result }
 }
 
-/// A line serde cannot read but the Go runtime can (a number past f64, a
-/// value nested deeper than serde's 128 levels), as a stand-in envelope
-/// whose result is the raw text: the session hands it on as a message
-/// instead of calling it garbage. `None` when serde reads it, or Go cannot.
+/// A line the framing reader cannot hold as a value but the Go runtime can
+/// read (a number past f64), as a stand-in envelope whose result is the raw
+/// text: the session hands it on as a message instead of calling it
+/// garbage. `None` when the framing reader reads it, or Go cannot.
 pub(super) fn stand_in(family: Family, line: &[u8]) -> Option<Value> {
-    if serde_json::from_slice::<Value>(line).is_ok() {
+    if crate::framing::read_value(line).is_some() {
         return None;
     }
     let v = decode(family, line).ok()?;

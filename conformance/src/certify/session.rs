@@ -216,7 +216,7 @@ impl Session {
                     if let Some((mut acc, n)) = joined.take() {
                         acc.push(b'\n');
                         acc.extend_from_slice(&bytes);
-                        if let Ok(value) = serde_json::from_slice::<Value>(&acc) {
+                        if let Some(value) = crate::framing::read_value(&acc) {
                             let ev = self.evidence(sent, &acc);
                             observe::violation(rec, Violation::MultiLine { lines: n + 1 }, &ev);
                             rec.fail("FRAMING-LINE-PER-MESSAGE", Failure::Framing { violation: Violation::MultiLine { lines: n + 1 } }, ev);

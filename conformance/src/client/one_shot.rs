@@ -2,8 +2,6 @@
 
 use std::time::{Duration, Instant};
 
-use serde::de::IgnoredAny;
-
 use crate::transport::{Collected, Deadlines, PluginCommand, PluginProcess, Shutdown, SpawnError};
 
 /// Most stdout kept from a one-shot plugin.
@@ -43,7 +41,7 @@ fn complete(bytes: &[u8]) -> bool {
     if !matches!(first, Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')) {
         return false;
     }
-    matches!(serde_json::Deserializer::from_slice(body).into_iter::<IgnoredAny>().next(), Some(Ok(_)))
+    crate::gojson::scan::first_value_end(body).is_ok()
 }
 
 /// Runs `command` once with `request` on stdin.

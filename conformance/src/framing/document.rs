@@ -87,6 +87,30 @@ mod tests {
     }
 
     #[test]
+    fn nesting_deeper_than_serde_reads_is_one_document_up_to_gos_limit() {
+        let nested = |depth: usize| format!("{{\"score\":1,\"detail\":{}{}}}", "[".repeat(depth), "]".repeat(depth));
+        let doc = read_document(nested(9998).as_bytes());
+        assert!(doc.is_clean(), "{:?}", doc.violations);
+        let value = doc.value.unwrap();
+        assert_eq!(value["score"].as_u64(), Some(1), "numbers stay exact");
+        // Shown to 100 levels, the rest emptied, so nothing later recurses 10000 deep.
+        let mut level = &value["detail"];
+        let mut shown = 1;
+        while let Some(inner) = level.as_array().and_then(|a| a.first()) {
+            level = inner;
+            shown += 1;
+        }
+        // The object is level 1, so `detail` shows levels 2 to 101, the last one empty.
+        assert_eq!((shown, level), (100, &serde_json::json!([])));
+
+        // The object is the first level, so the 10000th bracket (byte 10019) is one too many.
+        let doc = read_document(nested(10001).as_bytes());
+        assert!(matches!(doc.violations[..], [Violation::TooDeep { offset: 10019, limit: 10000 }]), "{:?}", doc.violations);
+        assert_eq!(kinds(format!("{}1,]", "[".repeat(200)).as_bytes()), ["Garbage"]);
+        assert_eq!(kinds("[".repeat(200).as_bytes()), ["Truncated"]);
+    }
+
+    #[test]
     fn bom_utf8_empty_truncated() {
         assert_eq!(kinds(b"\xEF\xBB\xBF{\"a\":1}"), ["Bom"]);
         assert_eq!(kinds(b"{\"a\":\"\xff\"}"), ["NotUtf8"]);

@@ -14,4 +14,5 @@ mod violation;
 pub use document::{Document, read_document};
 pub use jsonrpc::{Envelope, Id, ReplyBody, error_object_problem, parse_envelope};
 pub use line::{Line, json_type as json_type_name, read_line};
+pub use text::read_value;
 pub use violation::{Violation, excerpt};

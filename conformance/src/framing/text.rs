@@ -6,6 +6,8 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::violation::{Violation, excerpt};
+use crate::gojson::value::SHOWN_DEPTH;
+use crate::gojson::{self, GoJsonError};
 
 /// `bytes` as text, after a BOM (noted) and lossy UTF-8 repair (noted), and
 /// the byte offset at which the text starts in `bytes`.
@@ -33,6 +35,7 @@ pub(crate) fn first_value(text: &str, base: usize, violations: &mut Vec<Violatio
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     match stream.next() {
         Some(Ok(v)) => Some((v, stream.byte_offset())),
+        Some(Err(e)) if too_deep_for_serde(&e) => deep_value(text, base, violations),
         Some(Err(e)) if e.is_eof() => {
             violations.push(Violation::Truncated { excerpt: excerpt(text.as_bytes(), 0) });
             None
@@ -43,6 +46,103 @@ pub(crate) fn first_value(text: &str, base: usize, violations: &mut Vec<Violatio
             None
         }
         None => None,
+    }
+}
+
+/// serde_json stops at 128 levels of nesting; JSON does not, and Go's
+/// decoder (PromptKit's, PicoClaw's) reads 10000.
+fn too_deep_for_serde(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("recursion limit exceeded")
+}
+
+/// The first value of `text` when it nests deeper than serde reads: found
+/// as Go's decoder finds it, and read by serde with arrays and objects
+/// past [`SHOWN_DEPTH`] levels shown empty (numbers stay exact).
+/// Deeper than Go's 10000 levels is noted as `TooDeep`.
+fn deep_value(text: &str, base: usize, violations: &mut Vec<Violation>) -> Option<(Value, usize)> {
+    let bytes = text.as_bytes();
+    match gojson::scan::first_value_end(bytes) {
+        Ok(end) => match serde_json::from_slice(&clipped(&bytes[..end])) {
+            Ok(v) => Some((v, end)),
+            // Valid JSON that serde still refuses (a number past f64).
+            Err(_) => {
+                violations.push(Violation::Garbage { offset: base, excerpt: excerpt(bytes, 0) });
+                None
+            }
+        },
+        Err(GoJsonError::SyntaxError { msg, .. }) if msg == "unexpected end of JSON input" => {
+            violations.push(Violation::Truncated { excerpt: excerpt(bytes, 0) });
+            None
+        }
+        Err(e) => {
+            // Go's offset counts the offending byte.
+            let offset = match &e {
+                GoJsonError::SyntaxError { offset, .. } => (*offset as usize).saturating_sub(1).min(bytes.len()),
+                _ => 0,
+            };
+            violations.push(if e.is_max_depth() {
+                Violation::TooDeep { offset: base + offset, limit: gojson::scan::MAX_DEPTH }
+            } else {
+                Violation::Garbage { offset: base + offset, excerpt: excerpt(bytes, offset) }
+            });
+            None
+        }
+    }
+}
+
+/// `value` (one valid JSON value) with every array and object nested
+/// deeper than [`SHOWN_DEPTH`] emptied, so serde reads it and nothing that
+/// recurses over it later can overflow a stack.
+fn clipped(value: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(value.len().min(1 << 16));
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &c in value {
+        let level = match c {
+            _ if in_string => {
+                if escaped {
+                    escaped = false;
+                } else if c == b'\\' {
+                    escaped = true;
+                } else if c == b'"' {
+                    in_string = false;
+                }
+                depth
+            }
+            b'"' => {
+                in_string = true;
+                depth
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                depth - 1
+            }
+            b']' | b'}' => {
+                depth -= 1;
+                depth
+            }
+            _ => depth,
+        };
+        if level <= SHOWN_DEPTH {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `bytes` as exactly one JSON value (surrounding whitespace allowed), read
+/// as deep as Go reads; `None` when they are not. For plugin output that
+/// is not judged for framing here (a raw result, joined lines).
+pub fn read_value(bytes: &[u8]) -> Option<Value> {
+    match serde_json::from_slice(bytes) {
+        Ok(v) => Some(v),
+        Err(e) if too_deep_for_serde(&e) => {
+            let end = gojson::scan::first_value_end(bytes).ok()?;
+            if !bytes[end..].iter().all(u8::is_ascii_whitespace) {
+                return None;
+            }
+            serde_json::from_slice(&clipped(&bytes[..end])).ok()
+        }
+        Err(_) => None,
     }
 }
 

@@ -25,6 +25,13 @@ pub enum Violation {
         /// The bytes around that offset.
         excerpt: String,
     },
+    /// JSON nested deeper than Go's decoder reads.
+    TooDeep {
+        /// Byte offset of the bracket that went one level too deep.
+        offset: usize,
+        /// Go's `maxNestingDepth`.
+        limit: usize,
+    },
     /// JSON that stops in the middle (a partial line, or one line of a
     /// pretty-printed document).
     Truncated {
@@ -77,6 +84,9 @@ impl fmt::Display for Violation {
             Violation::Bom => write!(f, "output starts with a UTF-8 byte-order mark (EF BB BF)"),
             Violation::NotUtf8 { offset } => write!(f, "invalid UTF-8 at byte {offset}"),
             Violation::Garbage { offset, excerpt } => write!(f, "not JSON at byte {offset}: {excerpt}"),
+            Violation::TooDeep { offset, limit } => {
+                write!(f, "nested deeper than {limit} levels at byte {offset}, which Go's encoding/json refuses")
+            }
             Violation::Truncated { excerpt } => write!(f, "JSON cut off in the middle: {excerpt}"),
             Violation::TrailingData { offset, excerpt } => {
                 write!(f, "more output after the JSON value, at byte {offset}: {excerpt}")
@@ -95,7 +105,7 @@ impl fmt::Display for Violation {
 impl Violation {
     /// The bytes a stream ended with after its last newline.
     pub fn unterminated(partial: &[u8]) -> Violation {
-        let cut_off = serde_json::from_slice::<serde::de::IgnoredAny>(partial).is_err();
+        let cut_off = crate::gojson::scan::check_valid(partial).is_err();
         Violation::Unterminated { excerpt: excerpt(partial, 0), cut_off }
     }
 }

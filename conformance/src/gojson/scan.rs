@@ -305,6 +305,28 @@ pub fn check_valid(data: &[u8]) -> Result<(), GoJsonError> {
     Err(GoJsonError::SyntaxError { offset: s.bytes as u64, msg: "unexpected end of JSON input".into() })
 }
 
+/// Where the first JSON value in `data` ends (leading whitespace skipped),
+/// as Go's scanner finds it: the offset just past the value, whatever
+/// follows it. A container ends on its closing byte; a number or literal
+/// ends where the next byte (or the end of input) stops it. The error is
+/// Go's `*SyntaxError` for the value itself, `exceeded max depth` included.
+pub fn first_value_end(data: &[u8]) -> Result<usize, GoJsonError> {
+    let mut s = Scanner { state: State::BeginValue, stack: Vec::new(), end_top: false, bytes: 0 };
+    for &c in data {
+        s.bytes += 1;
+        let step = s.step(c);
+        if s.end_top {
+            let closed_here = step.is_ok() && matches!(c, b']' | b'}');
+            return Ok(if closed_here { s.bytes } else { s.bytes - 1 });
+        }
+        step.map_err(|msg| GoJsonError::SyntaxError { offset: s.bytes as u64, msg })?;
+    }
+    if s.step(b' ').is_ok() && s.end_top {
+        return Ok(data.len());
+    }
+    Err(GoJsonError::SyntaxError { offset: data.len() as u64, msg: "unexpected end of JSON input".into() })
+}
+
 /// scanner.go `quoteChar`: the byte as a Go character literal. Go converts
 /// the byte to the rune of the same value (so 0xEF prints as 'ï') and quotes
 /// it with `strconv.Quote`, which escapes non-printable runes.

@@ -205,3 +205,18 @@ fn a_deep_interface_value_converts_to_json() {
     let v = unmarshal(deep.as_bytes(), &GoType::Any).map(|v| v.to_json());
     assert!(matches!(v, Ok(serde_json::Value::Array(_))));
 }
+
+#[test]
+fn first_value_end_stops_after_the_value_as_gos_scanner_does() {
+    use super::scan::first_value_end;
+    assert_eq!(first_value_end(b"  {\"a\":[1]} {\"b\":2}"), Ok(11));
+    assert_eq!(first_value_end(b"123 x"), Ok(3));
+    assert_eq!(first_value_end(b"123"), Ok(3));
+    assert_eq!(first_value_end(b"\"a\"\"b\""), Ok(3));
+    assert_eq!(first_value_end(b"true}"), Ok(4));
+    assert!(first_value_end(b"[1,").is_err());
+    assert!(first_value_end(b"   ").is_err());
+    assert!(first_value_end(b"x").is_err());
+    let deep = format!("{}{}", "[".repeat(10001), "]".repeat(10001));
+    assert!(first_value_end(deep.as_bytes()).unwrap_err().is_max_depth());
+}

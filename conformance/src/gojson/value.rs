@@ -4,6 +4,9 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::{Map, Number, Value};
 
+/// How deep [`GoValue::to_json`] shows arrays and objects.
+pub const SHOWN_DEPTH: usize = 100;
+
 /// A decoded Go value. Pointers are transparent: a non-nil `*T` is the `T`
 /// it points to, a nil one is [`GoValue::Nil`].
 #[derive(Debug, Clone, PartialEq)]
@@ -117,7 +120,10 @@ impl GoValue {
     /// in the raw text shown as U+FFFD; [`GoValue::Raw`] has the bytes).
     ///
     /// Built with an explicit stack, not recursion: an interface can hold
-    /// 10000 levels.
+    /// 10000 levels. Arrays and objects deeper than [`SHOWN_DEPTH`] are
+    /// shown empty: serde_json reads no deeper than 128 levels, and its
+    /// `Clone`, `Drop` and printing recurse, so a 10000-level `Value` could
+    /// overflow a thread's stack wherever proctor passes it on.
     pub fn to_json(&self) -> Value {
         enum Open<'v> {
             Array(Vec<Value>, std::vec::IntoIter<&'v GoValue>),
@@ -138,6 +144,8 @@ impl GoValue {
                     m.insert("$raw".into(), Value::String(String::from_utf8_lossy(bytes).into_owned()));
                     Value::Object(m)
                 }
+                GoValue::Slice(_) if stack.len() >= SHOWN_DEPTH => Value::Array(Vec::new()),
+                GoValue::Map(_) | GoValue::Struct(_) if stack.len() >= SHOWN_DEPTH => Value::Object(Map::new()),
                 GoValue::Slice(s) => {
                     let mut rest = s.items.iter().collect::<Vec<_>>().into_iter();
                     match rest.next() {

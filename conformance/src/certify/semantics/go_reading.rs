@@ -16,10 +16,11 @@ use crate::gojson::{GoJsonError, GoType, GoValue, unmarshal};
 use crate::protocol::picoclaw_hook::{AFTER_LLM, APPROVE_TOOL, BEFORE_LLM, BEFORE_TOOL, HELLO};
 use crate::protocol::{Role, reply_types};
 
-/// A decoded raw JSON value as serde reads it; text serde cannot hold as a
-/// value (a number out of range) is kept as a string.
-fn raw_value(bytes: &[u8]) -> Value {
-    serde_json::from_slice(bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()))
+/// A raw JSON value (a `json.RawMessage` the runtime kept) as proctor shows
+/// it; text that cannot be held as a value (a number out of range) is kept
+/// as a string.
+pub(in crate::certify) fn raw_value(bytes: &[u8]) -> Value {
+    crate::framing::read_value(bytes).unwrap_or_else(|| Value::String(String::from_utf8_lossy(bytes).into_owned()))
 }
 
 fn string(v: Option<&GoValue>) -> String {
