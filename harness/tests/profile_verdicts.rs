@@ -61,6 +61,15 @@ const ROWS: &[Row] = &[
         mock: &["--role", "tool", "--fault", "invalid-utf8"],
         check: "FRAMING-UTF8",
     },
+    // The same bytes on a JSON-RPC line: read lossily as a message, not
+    // taken over by the stand-in for lines only Go reads.
+    Row {
+        tolerance: "promptkit.invalid-utf8-replaced",
+        certify: &["--protocol", "promptkit-server", "--role", "tool"],
+        protocol: "promptkit-server",
+        mock: &["--role", "tool", "--fault", "invalid-utf8"],
+        check: "FRAMING-UTF8",
+    },
     Row {
         tolerance: "picoclaw.ignores-jsonrpc",
         certify: &["--protocol", "picoclaw-hook"],
@@ -95,6 +104,13 @@ const ROWS: &[Row] = &[
         protocol: "promptkit-exec",
         mock: &["--role", "tool", "--decision", "pending", "--fault", "pending-no-reason"],
         check: "TOOL-PENDING-SHAPE",
+    },
+    Row {
+        tolerance: "promptkit.pending-beside-an-answer",
+        certify: &["--protocol", "promptkit-exec", "--role", "tool"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "tool", "--script", "mocks/scripts/promptkit-tool-result-beside-pending.json"],
+        check: "TOOL-RESPONSE-SHAPE",
     },
     Row {
         tolerance: "promptkit.selector-unknown-ids-dropped",

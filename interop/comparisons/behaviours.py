@@ -361,7 +361,7 @@ def draw_doc_genes(r: random.Random, keys: list[str], numeric: list[str], string
         elif kind == "drop-key" and keys:
             genes.append(("drop-key", r.choice(keys)))
         elif kind == "extra-key":
-            name = r.choice(["x_extra", "note", "metadata", "Reason", "RESULT", "id"])
+            name = r.choice(["x_extra", "note", "metadata", "Reason", "RESULT", "id", "pending"])
             genes.append(("extra-key", name, r.choice(list(typed_values(r).values())), r.random() < 0.5))
         elif kind == "duplicate-key" and keys:
             key = r.choice(keys)

@@ -230,15 +230,20 @@ impl Session {
                         observe::violation(rec, Violation::Truncated { excerpt: excerpt(&acc, 0) }, &ev);
                         continue;
                     }
-                    if self.profile.go_json_replies()
-                        && let Some(value) = super::go_envelope::stand_in(self.family, &bytes)
-                    {
-                        return Read::Message(Incoming { value, raw: terminated(bytes, ending) });
-                    }
-                    let parsed = read_line(&bytes, ending);
+                    let mut parsed = read_line(&bytes, ending);
                     if parsed.violations.iter().any(|v| matches!(v, Violation::Truncated { .. })) {
                         joined = Some((bytes, 1));
                         continue;
+                    }
+                    // What proctor cannot hold as a value but the Go runtime
+                    // reads is a message, framed as well as its other
+                    // violations say.
+                    if parsed.value.is_none()
+                        && self.profile.go_json_replies()
+                        && let Some(value) = super::go_envelope::stand_in(self.family, &bytes)
+                    {
+                        parsed.violations.retain(|v| !matches!(v, Violation::Garbage { .. } | Violation::NotAnObject { .. }));
+                        parsed.value = Some(value);
                     }
                     observe::line(rec, &parsed, &evidence);
                     if let Some(value) = parsed.value {

@@ -45,6 +45,12 @@ fn both(f: &Failure) -> bool {
     matches!(f, Failure::Mismatch { actual, .. } if actual == "both")
 }
 
+/// `pending` beside exactly one of `result` and `error`, as the tool shape
+/// check words it.
+fn pending_beside_an_answer(f: &Failure) -> bool {
+    matches!(f, Failure::Mismatch { actual, .. } if actual == "result and pending together" || actual == "error and pending together")
+}
+
 /// A score that is a number, only out of range (not missing, not a string).
 fn numeric_score(f: &Failure) -> bool {
     matches!(f, Failure::Mismatch { actual, .. } if actual.starts_with("number "))
@@ -175,6 +181,14 @@ pub static TOLERANCES: &[Tolerance] = &[
         runtime_does: "PromptKit never reads `pending` (promptkit.pending-ignored): the document is the tool's result, whatever its shape",
         source: "runtime/tools/exec_executor.go (execPending decoded, never consulted); interop/promptkit, fault pending-no-reason",
         covers: any,
+    },
+    Tolerance {
+        id: "promptkit.pending-beside-an-answer",
+        profile: PK,
+        check: "TOOL-RESPONSE-SHAPE",
+        runtime_does: "PromptKit never reads `pending` (promptkit.pending-ignored): beside a `result` or an `error` it changes nothing",
+        source: "runtime/tools/exec_executor.go (execPending decoded, never consulted); interop/fidelity.sh --only boundary",
+        covers: pending_beside_an_answer,
     },
     Tolerance {
         id: "promptkit.selector-unknown-ids-dropped",
