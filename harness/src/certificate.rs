@@ -26,6 +26,8 @@ use sha2::{Digest, Sha256};
 
 /// The certificate file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// A field the digest does not know would sit outside it: refused.
+#[serde(deny_unknown_fields)]
 pub struct Certificate {
     /// proctor's version.
     pub proctor_version: String,
@@ -59,6 +61,8 @@ pub struct Certificate {
 
 /// One check's outcome under one profile.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// A field the digest does not know would sit outside it: refused.
+#[serde(deny_unknown_fields)]
 pub struct CheckOutcome {
     /// Check id.
     pub id: String,
@@ -86,6 +90,8 @@ impl CheckOutcome {
 
 /// A file whose bytes the certificate is about.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// A field the digest does not know would sit outside it: refused.
+#[serde(deny_unknown_fields)]
 pub struct HashedFile {
     /// The path as resolved when certifying (absolute).
     pub path: PathBuf,
@@ -222,6 +228,9 @@ impl Certificate {
         if self.verdict != derived {
             return Some(format!("its verdict is not {}, the verdict its outcomes give", derived.name()));
         }
+        if let Some(problem) = Certificate::inline_code(&self.command) {
+            return Some(problem);
+        }
         if self.digest != self.computed_digest() {
             return Some("its content does not match its digest: it was edited after proctor wrote it".into());
         }
@@ -263,9 +272,43 @@ impl Certificate {
         lines
     }
 
-    /// Whether every hashed file still has the certified bytes.
+    /// Whether its command runs code written in the certificate itself
+    /// (`sh -c …`): no hashed file holds that code, so nothing vouches for it.
+    pub fn inline_code(command: &[String]) -> Option<String> {
+        let cmd = PluginCommand::new(command.to_vec())?;
+        cmd.inline_code_option().map(|option| {
+            format!("its command runs code written on the command line (`{} {option} …`), which no hashed file holds", cmd.program())
+        })
+    }
+
+    /// What the command would run now, from `cwd`, that the certificate does
+    /// not hash: the program as `PATH` finds it today, and every file the
+    /// command line names. A certificate proctor wrote hashes both; one whose
+    /// command was rewritten (digest and all) does not.
+    fn unhashed(&self) -> Vec<String> {
+        let hashed = |p: &Path| self.files.iter().any(|f| f.path == p);
+        let mut out = Vec::new();
+        let Some(command) = PluginCommand::new(self.command.clone()).map(|c| PluginCommand { cwd: Some(self.cwd.clone()), ..c }) else {
+            return vec!["its command is empty".into()];
+        };
+        match command.resolve_program() {
+            Some(program) if hashed(&program) => {}
+            Some(program) => out.push(format!("the command's program is now {}, which was not certified", program.display())),
+            None => out.push(format!("the command's program `{}` cannot be found from {}", command.program(), self.cwd.display())),
+        }
+        for arg in self.command.iter().skip(1) {
+            let path = self.cwd.join(arg);
+            if path.is_file() && !hashed(&path) {
+                out.push(format!("{} is on the command line but was not certified", path.display()));
+            }
+        }
+        out
+    }
+
+    /// Whether every hashed file still has the certified bytes, and the
+    /// command runs nothing else.
     pub fn check(&self) -> Staleness {
-        let mut changes = Vec::new();
+        let mut changes = self.unhashed();
         for f in &self.files {
             match sha256_of(&f.path) {
                 Ok(now) if now == f.sha256 => {}

@@ -203,3 +203,98 @@ fn a_certificate_covers_what_judged_the_plugin_and_what_the_author_adds() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("b.py (covered) changed"), "{out}");
 }
+
+/// `cert` with its digest recomputed, as anyone can: the digest shows an
+/// edit, it does not prove who made it.
+fn resealed(mut cert: Value) -> String {
+    use sha2::Digest;
+    cert["digest"] = "".into();
+    let sum = sha2::Sha256::digest(serde_json::to_vec(&cert).unwrap());
+    cert["digest"] = format!("sha256:{}", sum.iter().map(|b| format!("{b:02x}")).collect::<String>()).into();
+    cert.to_string()
+}
+
+/// The certificate with `command` (and the command its invocation ends with)
+/// replaced, resealed.
+fn rewritten(cert: &Value, command: &[&str]) -> String {
+    let mut forged = cert.clone();
+    forged["command"] = serde_json::json!(command);
+    let invocation = forged["invocation"].as_array().unwrap().clone();
+    let at = invocation.iter().position(|a| a == "--").unwrap();
+    let mut new: Vec<Value> = invocation[..=at].to_vec();
+    new.extend(command.iter().map(|a| Value::from(*a)));
+    forged["invocation"] = Value::Array(new);
+    resealed(forged)
+}
+
+#[test]
+fn a_resealed_certificate_runs_nothing_it_does_not_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = certify_guard(dir.path(), &["--check", "RUNOK-*"]);
+    // Resealing alone is accepted: the test's digest is the real one.
+    std::fs::write(dir.path().join("same.json"), resealed(cert.clone())).unwrap();
+    let (code, out, err) = run(dir.path(), &["certificate", "check", "same.json"]);
+    assert_eq!(code, 0, "{out}{err}");
+
+    // Code of its own on the command line: no hash vouches for it.
+    std::fs::write(dir.path().join("inline.json"), rewritten(&cert, &["sh", "-c", "touch pwned"])).unwrap();
+    for extra in [&[][..], &["--rerun"][..]] {
+        let args: Vec<&str> = ["certificate", "check"].into_iter().chain(extra.iter().copied()).chain(["inline.json"]).collect();
+        let (code, out, err) = run(dir.path(), &args);
+        assert_eq!(code, 2, "{extra:?}: {out}{err}");
+        assert!(err.contains("not a proctor certificate") && err.contains("runs code written on the command line (`sh -c …`)"), "{err}");
+    }
+
+    // Another script, present but never certified: stale, and never run.
+    std::fs::write(dir.path().join("other.sh"), "#!/bin/sh\ntouch pwned\n").unwrap();
+    std::fs::write(dir.path().join("other.json"), rewritten(&cert, &["sh", "other.sh"])).unwrap();
+    let (code, out, _) = run(dir.path(), &["certificate", "check", "other.json"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("certificate stale") && out.contains("other.sh is on the command line but was not certified"), "{out}");
+    let (code, out, err) = run(dir.path(), &["certificate", "check", "--rerun", "other.json"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("not certifying again"), "{err}");
+
+    // Another program: `cat` is no file the certificate hashes.
+    std::fs::write(dir.path().join("program.json"), rewritten(&cert, &["cat", "guard.sh"])).unwrap();
+    let (code, out, _) = run(dir.path(), &["certificate", "check", "program.json"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the command's program is now") && out.contains("cat, which was not certified"), "{out}");
+
+    // Arguments that load other code, or run another command than the certified one.
+    let mut preload = cert.clone();
+    let at = preload["invocation"].as_array().unwrap().iter().position(|a| a == "--").unwrap();
+    preload["invocation"].as_array_mut().unwrap().splice(at..at, ["--env".into(), "LD_PRELOAD=/tmp/evil.so".into()]);
+    std::fs::write(dir.path().join("preload.json"), resealed(preload)).unwrap();
+    let (code, _, err) = run(dir.path(), &["certificate", "check", "--rerun", "preload.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("its arguments set LD_PRELOAD"), "{err}");
+    let mut elsewhere = cert.clone();
+    let n = elsewhere["invocation"].as_array().unwrap().len();
+    elsewhere["invocation"][n - 1] = "other.sh".into();
+    std::fs::write(dir.path().join("elsewhere.json"), resealed(elsewhere)).unwrap();
+    let (code, _, err) = run(dir.path(), &["certificate", "check", "--rerun", "elsewhere.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("run another command than the one it certifies"), "{err}");
+    assert!(!dir.path().join("pwned").exists(), "a forged certificate ran its command");
+
+    // A field outside the digest's knowledge is refused.
+    let mut extra = cert.clone();
+    extra["note"] = "trust me".into();
+    std::fs::write(dir.path().join("extra.json"), resealed(extra)).unwrap();
+    let (code, _, err) = run(dir.path(), &["certificate", "check", "extra.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown field `note`"), "{err}");
+}
+
+#[test]
+fn certify_writes_no_certificate_for_code_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(
+        dir.path(),
+        &["certify", "--no-progress", "--protocol", "runok-extension", "--certificate", "cert.json", "--", "sh", "-c", "cat >/dev/null"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--certificate: its command runs code written on the command line (`sh -c …`)"), "{err}");
+    assert!(!dir.path().join("cert.json").exists());
+}

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from dataclasses import dataclass, field
 
@@ -507,7 +508,10 @@ def case_for(family: str, role: str, intent: Intent, n: int) -> dict:
         case["request"] = SELECTOR_REQUEST
         case["expect"] = {"selected": list(intent.content)}
     elif role == "eval":
-        case["expect"] = {"score_at_least": intent.content, "score_below": intent.content + 0.001}
+        # Just above the score: 0.001 above, or the next float where that
+        # is the same number (a score of 1e29).
+        above = intent.content + 0.001
+        case["expect"] = {"score_at_least": intent.content, "score_below": above if above > intent.content else math.nextafter(intent.content, math.inf)}
     else:
         case["expect"] = {"decision": intent.decision}
     return case

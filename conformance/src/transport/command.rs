@@ -111,6 +111,29 @@ impl PluginCommand {
         argv
     }
 
+    /// The option that hands a known interpreter code written on the command
+    /// line itself (`sh -c`, `python3 -c`, `node -e` …), when argv has one
+    /// before its script: such code is in no file, so no file's hash can
+    /// vouch for it. `-m` (a module) and `-s` (stdin) are not counted.
+    pub fn inline_code_option(&self) -> Option<&str> {
+        let argv = self.without_env();
+        let program = Path::new(argv.first()?).file_name()?.to_str()?;
+        let (_, no_script) = INTERPRETERS.iter().find(|(i, _)| program == *i || program.strip_prefix(i).is_some_and(is_version))?;
+        let mut args = argv[1..].iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--" => return None,
+                a if no_script.contains(&a) => return (a != "-m" && a != "-s").then_some(a),
+                a if TAKES_VALUE.contains(&a) => {
+                    args.next();
+                }
+                a if a.starts_with('-') => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// The command as a user would type it, for messages (not for execution).
     pub fn display(&self) -> String {
         self.argv
@@ -182,6 +205,19 @@ mod tests {
         assert_eq!(missing(&["/usr/bin/env", "python3", "/missing.py"]).as_deref(), Some("/missing.py"));
         assert_eq!(missing(&["sh", "src"]).as_deref(), Some("src"), "a folder is no script");
         assert_eq!(missing(&["sh", ""]).as_deref(), Some(""), "an empty word is no script");
+    }
+
+    #[test]
+    fn code_on_the_command_line_is_found_before_the_script() {
+        let inline = |argv: &[&str]| {
+            PluginCommand::new(argv.iter().map(|s| s.to_string()).collect()).unwrap().inline_code_option().map(String::from)
+        };
+        assert_eq!(inline(&["sh", "-c", "rm -rf ~"]).as_deref(), Some("-c"));
+        assert_eq!(inline(&["/usr/bin/env", "A=1", "python3.11", "-u", "-c", "print(1)"]).as_deref(), Some("-c"));
+        assert_eq!(inline(&["node", "--eval", "x"]).as_deref(), Some("--eval"));
+        assert_eq!(inline(&["sh", "guard.sh", "-c"]), None, "after the script, -c is the script's");
+        assert_eq!(inline(&["python3", "-m", "pkg"]), None);
+        assert_eq!(inline(&["cat", "-c"]), None);
     }
 
     #[test]

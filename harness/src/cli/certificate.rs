@@ -28,6 +28,15 @@ pub(super) enum CertificateCommand {
         /// Certify again, from the certificate's folder with its arguments, and
         /// compare every check's outcome: exit 1 when any differs. The digest
         /// shows an edit but is no signature; a rerun is proof.
+        ///
+        /// A rerun runs only what the certificate hashes: it is refused (exit
+        /// 2) when a file changed, when the command's program or a file it
+        /// names is not among the hashed files, when the command carries code
+        /// of its own (`sh -c …`), when its arguments name another command,
+        /// and when they set a variable that makes a program load other code
+        /// (`LD_PRELOAD`, `PYTHONPATH`, `NODE_OPTIONS` …). What a program does
+        /// with its other arguments no certificate can tell: rerun only
+        /// certificates whose source you trust.
         #[arg(long)]
         rerun: bool,
     },
@@ -57,6 +66,13 @@ pub(super) fn run(command: CertificateCommand) -> anyhow::Result<ExitCode> {
         }
     };
     if rerun {
+        if !current {
+            return Err(UsageError(format!(
+                "{}: not certifying again: the certificate no longer describes what its command would run (above)",
+                crate::report::escape_name(&file.display().to_string())
+            ))
+            .into());
+        }
         current &= certify_again(&file, &certificate)?;
     }
     Ok(if current { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -72,6 +88,16 @@ fn certify_again(file: &Path, certificate: &Certificate) -> anyhow::Result<bool>
     else {
         return Err(UsageError(format!("{}: its arguments are not a certify invocation", file.display())).into());
     };
+    if args.command != certificate.command {
+        return Err(UsageError(format!("{}: its arguments run another command than the one it certifies", file.display())).into());
+    }
+    if let Some((name, _)) = args.env.iter().find(|(name, _)| loads_other_code(name)) {
+        return Err(UsageError(format!(
+            "{}: its arguments set {name}, which makes a program load code the certificate does not hash",
+            file.display()
+        ))
+        .into());
+    }
     std::env::set_current_dir(&certificate.cwd).map_err(|e| {
         UsageError(format!("{}: cannot certify again from {}, where it was certified: {e}", file.display(), certificate.cwd.display()))
     })?;
@@ -105,6 +131,31 @@ fn certify_again(file: &Path, certificate: &Certificate) -> anyhow::Result<bool>
         differences.len()
     )));
     Ok(false)
+}
+
+/// Whether the variable `name` makes the dynamic loader or an interpreter
+/// run code from a file or text of its choosing.
+fn loads_other_code(name: &str) -> bool {
+    const PREFIXES: &[&str] = &["LD_", "DYLD_"];
+    const NAMES: &[&str] = &[
+        "PYTHONPATH",
+        "PYTHONSTARTUP",
+        "PYTHONHOME",
+        "PYTHONINSPECT",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "PERL5OPT",
+        "PERL5LIB",
+        "PERLLIB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "BASH_ENV",
+        "ENV",
+        "GCONV_PATH",
+        "LUA_INIT",
+        "PATH",
+    ];
+    PREFIXES.iter().any(|p| name.starts_with(p)) || NAMES.contains(&name)
 }
 
 /// A check id, with its case when it has one.

@@ -7,14 +7,20 @@
 /// Escapes control characters (except newline and tab), DEL, C1 controls and
 /// bidi controls as visible `\u{..}` sequences.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        let dangerous = (c.is_control() && c != '\n' && c != '\t')
+    escape_where(text, |c| {
+        (c.is_control() && c != '\n' && c != '\t')
             || ('\u{202A}'..='\u{202E}').contains(&c)
             || ('\u{2066}'..='\u{2069}').contains(&c)
             || c == '\u{200E}'
-            || c == '\u{200F}';
-        if dangerous {
+            || c == '\u{200F}'
+    })
+}
+
+/// `text` with every character `dangerous` picks written as `\u{..}`.
+fn escape_where(text: &str, dangerous: impl Fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if dangerous(c) {
             out.push_str(&format!("\\u{{{:x}}}", c as u32));
         } else {
             out.push(c);
@@ -27,6 +33,14 @@ pub fn escape(text: &str) -> String {
 /// too, so a name with a newline cannot forge a line of the report.
 pub fn escape_name(name: &str) -> String {
     escape(name).replace('\n', "\\n").replace('\t', "\\t")
+}
+
+/// XML text: every character XML 1.0 forbids (C0 controls but tab, newline
+/// and carriage return; U+FFFE, U+FFFF; lone surrogates cannot occur in a
+/// Rust string) escaped as visible `\u{..}`, like [`escape`] does for the
+/// terminal, so a plugin's bytes cannot make the document ill-formed.
+pub fn xml_safe(xml: &str) -> String {
+    escape_where(xml, |c| (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{FFFE}' || c == '\u{FFFF}')
 }
 
 /// Shows line endings and trailing whitespace explicitly (they are often the point of a failure),
@@ -53,5 +67,13 @@ mod tests {
         assert_eq!(escape("\u{202e}evil"), "\\u{202e}evil");
         assert_eq!(escape("line\n\tnext\r"), "line\n\tnext\\u{d}");
         assert_eq!(escape_name("new\nline\t.json"), "new\\nline\\t.json");
+    }
+
+    #[test]
+    fn xml_keeps_what_xml_allows() {
+        assert_eq!(
+            xml_safe("<a>x\u{1b}[31m\u{ffff}\u{fffe}\u{0}\t\n\r\u{fffd}é</a>"),
+            "<a>x\\u{1b}[31m\\u{ffff}\\u{fffe}\\u{0}\t\n\r\u{fffd}é</a>"
+        );
     }
 }

@@ -28,7 +28,7 @@ pub fn render_many(title: &str, reports: &[&Report], errors: &[(String, String)]
         }
         junit.add_test_suite(suite);
     }
-    junit.to_string().unwrap_or_else(|e| format!("<!-- cannot render JUnit: {e} -->\n"))
+    super::xml_safe(&junit.to_string().unwrap_or_else(|e| format!("<!-- cannot render JUnit: {e} -->\n")))
 }
 
 fn suites(report: &Report, named: bool) -> Vec<TestSuite> {

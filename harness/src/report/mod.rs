@@ -12,7 +12,7 @@ mod text;
 
 use proctor_conformance::certify::Report;
 
-pub use escape::{escape, escape_name};
+pub use escape::{escape, escape_name, xml_safe};
 
 /// An output format (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -39,7 +39,9 @@ pub fn render(report: &Report, format: Format, color: bool) -> String {
             s
         }
         Format::Junit => junit::render(report),
-        Format::Markdown => markdown::render(report),
+        // A plugin's bytes and the user's --env values reach the Markdown
+        // too, and it is printed to terminals as often as to job pages.
+        Format::Markdown => escape(&markdown::render(report)),
         Format::Html => html::certify(report),
     }
 }

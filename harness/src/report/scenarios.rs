@@ -99,7 +99,7 @@ pub fn render(results: &[RunResult], stale: &[String], pairs: &[(String, [String
                 suite.add_test_case(case);
             }
             junit.add_test_suite(suite);
-            junit.to_string().unwrap_or_default()
+            super::xml_safe(&junit.to_string().unwrap_or_default())
         }
         Format::Markdown => {
             let mut out = format!(
@@ -115,7 +115,7 @@ pub fn render(results: &[RunResult], stale: &[String], pairs: &[(String, [String
                     r.problems.join("<br>").replace('|', "\\|").replace('\n', " ")
                 );
             }
-            out
+            escape(&out)
         }
         Format::Text => {
             let mut out = String::new();
