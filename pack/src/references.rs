@@ -236,12 +236,21 @@ fn variables(prompt: &Map<String, Value>, at: &str, out: &mut Findings) {
             && let Err(error) = regex::Regex::new(pattern)
         {
             let first = error.to_string().lines().last().unwrap_or_default().trim().to_string();
-            out.error(
-                &child(&child(&pointer, "validation"), "pattern"),
-                "PACK-VARIABLE-PATTERN",
-                format!("not a valid regular expression: {first}"),
-                "fix the pattern",
-            );
+            let at = child(&child(&pointer, "validation"), "pattern");
+            // The spec's patterns are ECMA-262's (JSON Schema), which has
+            // lookaround and backreferences; RE2-style engines (Rust's regex,
+            // Go's regexp) do not. Such a pattern is valid, only not
+            // evaluated here: a warning, not an error.
+            if first.contains("look-around") || first.contains("backreferences") {
+                out.warning(
+                    &at,
+                    "PACK-VARIABLE-PATTERN",
+                    format!("valid in ECMA-262, the spec's regular expressions, but RE2-style engines (Go's regexp, Rust's regex) refuse it: {first}; proctor does not evaluate it"),
+                    "if your runtime is written in Go, write it without lookaround or backreferences",
+                );
+            } else {
+                out.error(&at, "PACK-VARIABLE-PATTERN", format!("not a valid regular expression: {first}"), "fix the pattern");
+            }
         }
         if let (Some(kind), Some(default)) = (variable.get("type").and_then(Value::as_str), variable.get("default")) {
             let fits = match kind {

@@ -182,12 +182,7 @@ pub fn load(path: &Path) -> Result<RuntimeConfig, ConfigError> {
         argv.extend(list("args")?);
         let timeout_ms = match map.get("timeout_ms") {
             None => None,
-            Some(v) => match v.as_u64() {
-                Some(0) | None => {
-                    return Err(invalid(&child(&pointer, "timeout_ms"), "timeout_ms must be a positive number of milliseconds".into()));
-                }
-                Some(ms) => Some(ms),
-            },
+            Some(v) => Some(timeout(v).map_err(|why| invalid(&child(&pointer, "timeout_ms"), why))?),
         };
         let server = match map.get("runtime").and_then(Value::as_str) {
             None | Some("exec") => false,
@@ -289,6 +284,22 @@ fn unknown_keys(document: &source::Document) -> Vec<String> {
         }
     }
     found
+}
+
+/// A binding's `timeout_ms` as PromptKit reads it: a Go `int` of
+/// milliseconds, so a whole number, above 0, at most `math.MaxInt64`.
+fn timeout(v: &Value) -> Result<u64, String> {
+    let max = i64::MAX as u64;
+    match v {
+        Value::Number(n) if n.as_u64().is_some_and(|ms| ms > 0 && ms <= max) => Ok(n.as_u64().unwrap_or(max)),
+        Value::Number(n) if n.as_f64().is_some_and(|f| f > max as f64) => {
+            Err(format!("timeout_ms {n} is more than PromptKit can read: it is a Go int, at most {max} milliseconds"))
+        }
+        Value::Number(n) if n.as_f64().is_some_and(|f| f > 0.0 && f.fract() != 0.0) => {
+            Err(format!("timeout_ms {n} is not a whole number of milliseconds (PromptKit reads an integer)"))
+        }
+        _ => Err("timeout_ms must be a positive number of milliseconds".into()),
+    }
 }
 
 #[cfg(test)]

@@ -287,6 +287,12 @@ const DEFECTS: &[Defect] = &[
         expect: &[error(DOC, "PACK-VARIABLE-PATTERN", "/prompts/resolve/variables/2/validation/pattern")],
     },
     Defect {
+        name: "a lookahead pattern, valid in ECMA-262 but not in RE2",
+        edits: &[("\"pattern\": \"^[A-Z]{3}$\"", "\"pattern\": \"^(?=[A-Z])[A-Z]{3}$\"")],
+        line_of: "(?=[A-Z])",
+        expect: &[warning(DOC, "PACK-VARIABLE-PATTERN", "/prompts/resolve/variables/2/validation/pattern"), valid(DOC)],
+    },
+    Defect {
         name: "a keyed map written as a list",
         edits: &[("\"workflow\": {", "\"fragments\": [\"Be brief.\"],\n  \"workflow\": {")],
         line_of: "\"fragments\": [",

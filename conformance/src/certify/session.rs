@@ -242,7 +242,9 @@ impl Session {
                         && self.profile.go_json_replies()
                         && let Some(value) = super::go_envelope::stand_in(self.family, &bytes)
                     {
-                        parsed.violations.retain(|v| !matches!(v, Violation::Garbage { .. } | Violation::NotAnObject { .. }));
+                        parsed.violations.retain(|v| {
+                            !matches!(v, Violation::Garbage { .. } | Violation::NumberOutOfRange { .. } | Violation::NotAnObject { .. })
+                        });
                         parsed.value = Some(value);
                     }
                     observe::line(rec, &parsed, &evidence);

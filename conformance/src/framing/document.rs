@@ -108,6 +108,7 @@ mod tests {
         assert!(matches!(doc.violations[..], [Violation::TooDeep { offset: 10019, limit: 10000 }]), "{:?}", doc.violations);
         assert_eq!(kinds(format!("{}1,]", "[".repeat(200)).as_bytes()), ["Garbage"]);
         assert_eq!(kinds("[".repeat(200).as_bytes()), ["Truncated"]);
+        assert_eq!(kinds(b"{\"id\":1e400}"), ["NumberOutOfRange"]);
     }
 
     #[test]

@@ -36,6 +36,13 @@ pub(crate) fn first_value(text: &str, base: usize, violations: &mut Vec<Violatio
     match stream.next() {
         Some(Ok(v)) => Some((v, stream.byte_offset())),
         Some(Err(e)) if too_deep_for_serde(&e) => deep_value(text, base, violations),
+        // Valid JSON text, but a number no runtime holds (Go's float64 and
+        // serde's f64 both refuse `1e400`): said as such, not "not JSON".
+        Some(Err(e)) if e.to_string().starts_with("number out of range") => {
+            let offset = offset_of(text, e.line(), e.column());
+            violations.push(Violation::NumberOutOfRange { offset: base + offset, excerpt: excerpt(text.as_bytes(), offset) });
+            None
+        }
         Some(Err(e)) if e.is_eof() => {
             violations.push(Violation::Truncated { excerpt: excerpt(text.as_bytes(), 0) });
             None

@@ -25,6 +25,14 @@ pub enum Violation {
         /// The bytes around that offset.
         excerpt: String,
     },
+    /// A number past what a 64-bit float holds (`1e400`): valid JSON text
+    /// that neither Go's decoder nor serde can read.
+    NumberOutOfRange {
+        /// Byte offset where the decoder gave up.
+        offset: usize,
+        /// The bytes around that offset.
+        excerpt: String,
+    },
     /// JSON nested deeper than Go's decoder reads.
     TooDeep {
         /// Byte offset of the bracket that went one level too deep.
@@ -84,6 +92,9 @@ impl fmt::Display for Violation {
             Violation::Bom => write!(f, "output starts with a UTF-8 byte-order mark (EF BB BF)"),
             Violation::NotUtf8 { offset } => write!(f, "invalid UTF-8 at byte {offset}"),
             Violation::Garbage { offset, excerpt } => write!(f, "not JSON at byte {offset}: {excerpt}"),
+            Violation::NumberOutOfRange { offset, excerpt } => {
+                write!(f, "a number out of the range of a 64-bit float at byte {offset}, which no runtime's decoder reads: {excerpt}")
+            }
             Violation::TooDeep { offset, limit } => {
                 write!(f, "nested deeper than {limit} levels at byte {offset}, which Go's encoding/json refuses")
             }

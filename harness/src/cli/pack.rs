@@ -239,7 +239,9 @@ fn check_text(reports: &[PackReport], unreadable: &[(String, String)]) -> String
 
 /// Variables as a host passes them: text. A --vars file may hold numbers and booleans, which each
 /// implementation turns into text its own way, so they stay values until a profile is chosen.
-fn variables(vars: Vec<(String, String)>, file: Option<&Path>) -> anyhow::Result<BTreeMap<String, Value>> {
+/// The values `--vars-file` and `--var` give (a `--var` wins), each with
+/// where it was given, for messages.
+fn variables(vars: Vec<(String, String)>, file: Option<&Path>) -> anyhow::Result<BTreeMap<String, (Value, String)>> {
     let mut values = BTreeMap::new();
     if let Some(file) = file {
         let text = proctor_input::read_to_string(file, proctor_input::MAX_BYTES).map_err(|e| UsageError(e.to_string()))?;
@@ -256,9 +258,10 @@ fn variables(vars: Vec<(String, String)>, file: Option<&Path>) -> anyhow::Result
                     proctor_input::yaml_message(&e.to_string(), &name)
                 ))
             })?;
-        values.extend(parsed);
+        let from = format!("--vars-file {}", file.display());
+        values.extend(parsed.into_iter().map(|(k, v)| (k, (v, from.clone()))));
     }
-    values.extend(vars.into_iter().map(|(k, v)| (k, Value::String(v))));
+    values.extend(vars.into_iter().map(|(k, v)| (k.clone(), (Value::String(v), format!("--var {k}")))));
     Ok(values)
 }
 
@@ -277,7 +280,8 @@ fn render(
     format: PackFormat,
 ) -> anyhow::Result<ExitCode> {
     let document = proctor_pack::load(pack).map_err(|e| UsageError(e.to_string()))?;
-    let values = variables(vars, vars_file)?;
+    let given = variables(vars, vars_file)?;
+    let values: BTreeMap<String, Value> = given.iter().map(|(k, (v, _))| (k.clone(), v.clone())).collect();
     let unknown = |e: proctor_pack::render::RenderError| UsageError(format!("{}: {e}", pack.display()));
     let (prompt, state) = match target {
         Target::Prompt(prompt) => (prompt.clone(), None),
@@ -292,7 +296,7 @@ fn render(
                 .collect(),
             None => Vec::new(),
         };
-        refuse_unknown_variables(declared, &prompt, &passed, &values)?;
+        refuse_unknown_variables(declared, &prompt, &passed, &given)?;
     }
     let mut rendered: Vec<(RenderedPrompt, PackReport)> = Vec::new();
     for profile in profiles {
@@ -330,14 +334,19 @@ fn render(
 /// A value given for a name the prompt neither declares nor uses is a typo
 /// (`compnay`): every implementation would ignore it and render without it,
 /// so it is named, with the names there are.
-fn refuse_unknown_variables(prompt: &Value, key: &str, passed: &[String], values: &BTreeMap<String, Value>) -> Result<(), UsageError> {
+fn refuse_unknown_variables(
+    prompt: &Value,
+    key: &str,
+    passed: &[String],
+    values: &BTreeMap<String, (Value, String)>,
+) -> Result<(), UsageError> {
     let mut known = proctor_pack::render::variable_names(prompt);
     known.extend(passed.iter().cloned());
     let names: Vec<&str> = known.iter().map(String::as_str).collect();
-    if let Some(given) = values.keys().find(|g| !names.contains(&g.as_str())) {
+    if let Some((given, (_, from))) = values.iter().find(|(g, _)| !names.contains(&g.as_str())) {
         let near = proctor_pack::shape::nearest(given, &names).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
         return Err(UsageError(format!(
-            "--var {given}: prompt `{key}` has no variable `{given}` (its variables: {}){near}\nhint: every implementation ignores a value nobody reads, so the prompt would render without it",
+            "{from}: prompt `{key}` has no variable `{given}` (its variables: {}){near}\nhint: every implementation ignores a value nobody reads, so the prompt would render without it",
             if names.is_empty() { "none".to_string() } else { names.join(", ") }
         )));
     }

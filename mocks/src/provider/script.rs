@@ -32,12 +32,29 @@ pub struct LlmReply {
     /// Stream the text in these chunks (their concatenation must equal `text` when both are given).
     #[serde(default)]
     pub chunks: Vec<String>,
-    /// Delay before answering, in milliseconds.
-    #[serde(default)]
+    /// Delay before answering, in milliseconds (at most [`MAX_DELAY_MS`]).
+    #[serde(default, deserialize_with = "bounded_delay")]
+    #[schemars(range(max = 600_000))]
     pub delay_ms: u64,
     /// What the request for this round must contain; a mismatch fails the scenario.
     #[serde(default)]
     pub when: Option<RoundMatch>,
+}
+
+/// The longest a scripted reply may wait: ten minutes, past every runtime's
+/// deadline. Longer is a hang no scenario can wait out (`u64::MAX` ms would
+/// keep `run` waiting for half a billion years), so it is refused with its
+/// place in the file instead.
+pub const MAX_DELAY_MS: u64 = 600_000;
+
+fn bounded_delay<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let ms = u64::deserialize(d)?;
+    if ms > MAX_DELAY_MS {
+        return Err(serde::de::Error::custom(format!(
+            "delay_ms {ms} is more than {MAX_DELAY_MS} (10 minutes): a reply that late is a hang; give a shorter delay"
+        )));
+    }
+    Ok(ms)
 }
 
 /// A scripted tool call.
