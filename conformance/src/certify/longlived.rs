@@ -243,7 +243,8 @@ impl Run<'_> {
                 // what this profile's runtime takes it for.
                 if envelope.body == ReplyBody::Both
                     && tolerance::reads_error_first(self.profile)
-                    && let Some(error) = serde_json::from_slice::<Value>(&raw).ok().and_then(|v| v.get("error").cloned())
+                    // Read as the line was (lossily: invalid UTF-8 in the message must not lose the error).
+                    && let Some(error) = crate::framing::read_value(String::from_utf8_lossy(&raw).as_bytes()).and_then(|v| v.get("error").cloned())
                 {
                     envelope.body = ReplyBody::Error(error);
                 }
