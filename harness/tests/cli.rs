@@ -140,6 +140,8 @@ fn mock_plugin_lists_its_faults() {
     let (code, out, _) = run(&["mock-plugin", "--protocol", "runok-extension", "--list-faults"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("grandchild"), "{out}");
+    // Each fault says what it does, on its own line.
+    assert!(out.lines().any(|l| l.starts_with("grandchild") && l.contains("Trips \"no process outlives the plugin\"")), "{out}");
     // Only what changes something for the family (and role): no-flush is a
     // line-protocol fault, meaningless for a one-shot runok extension.
     assert!(!out.contains("no-flush"), "{out}");

@@ -62,7 +62,11 @@ fn list_faults(args: &MockPluginArgs) -> Result<String, UsageError> {
         Some(family) if roles.is_empty() => f.applies_to_family(family),
         Some(family) => roles.iter().any(|&r| f.applies_to(family, r)),
     };
-    Ok(Fault::ALL.iter().filter(|&&f| applies(f)).map(|f| format!("{:<24} {:?}\n", f.name(), f.kind())).collect())
+    Ok(Fault::ALL
+        .iter()
+        .filter(|&&f| applies(f))
+        .map(|f| format!("{:<24} {:<11} {}\n", f.name(), format!("{:?}", f.kind()), f.description()))
+        .collect())
 }
 
 fn parse_faults(names: &[String]) -> Result<Vec<Fault>, UsageError> {

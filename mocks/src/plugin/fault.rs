@@ -30,11 +30,11 @@ pub enum FaultKind {
 /// Declares the fault enum, its kebab-case names and kinds in one table, so a
 /// name can never be missing from [`Fault::ALL`] or from parsing.
 macro_rules! faults {
-    ($( $(#[$attr:meta])* $kind:ident $variant:ident = $name:literal; )*) => {
+    ($( $(#[doc = $doc:literal])* $kind:ident $variant:ident = $name:literal; )*) => {
         /// A named misbehaviour of the mock plugin (the string after `--fault`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Fault {
-            $( $(#[$attr])* $variant, )*
+            $( $(#[doc = $doc])* $variant, )*
         }
 
         impl Fault {
@@ -49,6 +49,11 @@ macro_rules! faults {
             /// What part of the exchange this fault breaks.
             pub fn kind(self) -> FaultKind {
                 match self { $(Fault::$variant => FaultKind::$kind,)* }
+            }
+
+            /// Its documentation: what it breaks and how (`--list-faults`).
+            fn doc(self) -> &'static str {
+                match self { $(Fault::$variant => concat!($($doc, "\n"),*),)* }
             }
         }
     };
@@ -257,6 +262,14 @@ impl FromStr for Fault {
             given: s.to_string(),
             expected: Fault::ALL.iter().map(|f| f.name()).collect(),
         })
+    }
+}
+
+impl Fault {
+    /// What the fault does, on one line: its documentation with the lines
+    /// joined (the doc comments above are the one source).
+    pub fn description(self) -> String {
+        self.doc().split_whitespace().collect::<Vec<_>>().join(" ")
     }
 }
 
