@@ -262,3 +262,19 @@ fn every_help_example_runs_as_written() {
         assert!(matches!(out.status.code(), Some(0 | 1)), "`{example}` does not run as written ({:?}): {err}", out.status.code());
     }
 }
+
+#[test]
+fn a_plugin_command_without_the_separator_gets_the_command_line_with_it() {
+    let (code, _, err) = run(&["certify", "--protocol", "runok-extension", "python3", "gate.py"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unexpected argument 'python3'"), "{err}");
+    assert!(
+        err.contains("tip: the plugin's command goes after `--`")
+            && err.contains("proctor certify --protocol runok-extension -- python3 gate.py"),
+        "{err}"
+    );
+    // Another mistake gets no such tip.
+    let (code, _, err) = run(&["certify", "--protocol", "runok-extension", "--nope", "--", "true"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!err.contains("tip: the plugin's command"), "{err}");
+}

@@ -372,7 +372,10 @@ pub struct UsageError(pub String);
 
 /// Parses arguments, runs the subcommand and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     if matches!(cli.command, Command::Certify(_) | Command::Certificate(_) | Command::Run(_) | Command::Load(_)) {
         // Whatever a plugin starts, even in a new session or after a double
         // fork, is re-parented to proctor when its parent exits, so proctor
@@ -404,4 +407,40 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// clap's own message and exit code, and, when a plugin's command was given
+/// without the `--` before it (`certify --protocol x python3 gate.py`), the
+/// same command line with it.
+fn usage_error(e: clap::Error) -> ExitCode {
+    let _ = e.print();
+    if !e.use_stderr() {
+        return ExitCode::SUCCESS; // --help, --version
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(tip) = missing_separator_tip(&e, &args) {
+        eprintln!("\n{}", crate::report::escape(&tip));
+    }
+    ExitCode::from(2)
+}
+
+/// The tip for `certify`/`load` given a plugin command without `--`.
+fn missing_separator_tip(e: &clap::Error, args: &[String]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument || args.iter().any(|a| a == "--") {
+        return None;
+    }
+    if !args.first().is_some_and(|c| c == "certify" || c == "load") {
+        return None;
+    }
+    let Some(ContextValue::String(stray)) = e.get(ContextKind::InvalidArg) else { return None };
+    let at = args.iter().position(|a| a == stray)?;
+    let quoted = |a: &String| if a.is_empty() || a.contains(char::is_whitespace) { format!("'{a}'") } else { a.clone() };
+    let before: Vec<String> = args[..at].iter().map(quoted).collect();
+    let after: Vec<String> = args[at..].iter().map(quoted).collect();
+    Some(format!(
+        "tip: the plugin's command goes after `--`, so proctor's own flags cannot swallow it:\n  proctor {} -- {}",
+        before.join(" "),
+        after.join(" ")
+    ))
 }
