@@ -99,7 +99,11 @@ pub(super) fn modes(cfg: &PicoclawHook) -> Result<Modes, String> {
             "before_tool" | "after_tool" => m.tool = true,
             "approve_tool" => m.approve = true,
             "" => {}
-            other => return Err(format!("unsupported intercept {other:?}")),
+            other => {
+                return Err(format!(
+                    "unsupported intercept {other:?} (PicoClaw's are before_llm, after_llm, before_tool, after_tool, approve_tool)"
+                ));
+            }
         }
     }
     for entry in &cfg.observe {
@@ -113,7 +117,7 @@ pub(super) fn modes(cfg: &PicoclawHook) -> Result<Modes, String> {
         m.observe.push(kind);
     }
     if m.observe.is_empty() && !m.llm && !m.tool && !m.approve {
-        return Err("no hook modes enabled".into());
+        return Err("no hook modes enabled: give `observe: [\"*\"]` (event kinds) or `intercept: [before_tool]` (before_llm, after_llm, before_tool, after_tool, approve_tool), as in PicoClaw's hooks.processes.<name>".into());
     }
     Ok(m)
 }
@@ -576,8 +580,12 @@ mod tests {
         assert_eq!(m.roles(), vec![Role::Observe, Role::ToolMode, Role::Approve]);
         assert!(m.observes("agent.tool.exec_start") && !m.observes("agent.turn.start"));
         assert!(modes(&cfg(&["*"], &[])).unwrap().observes("agent.turn.end"));
-        assert_eq!(modes(&cfg(&[], &["before_exec"])).unwrap_err(), "unsupported intercept \"before_exec\"");
-        assert_eq!(modes(&cfg(&[], &[])).unwrap_err(), "no hook modes enabled");
+        assert!(
+            modes(&cfg(&[], &["before_exec"]))
+                .unwrap_err()
+                .starts_with("unsupported intercept \"before_exec\" (PicoClaw's are before_llm,")
+        );
+        assert!(modes(&cfg(&[], &[])).unwrap_err().starts_with("no hook modes enabled: give `observe:"));
         assert!(modes(&cfg(&["tool_start"], &[])).is_err());
     }
 
