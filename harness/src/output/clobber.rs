@@ -55,7 +55,7 @@ impl Inputs {
                 None => PathBuf::from(arg),
             };
             if path.is_file() {
-                self.file(format!("a file {what} names"), &path);
+                self.file(format!("a file of {what}"), &path);
             }
         }
         self
