@@ -186,7 +186,9 @@ fn outputs(
             )));
         }
         std::fs::create_dir_all(dir).map_err(|e| UsageError(format!("--record-dir {}: cannot create it: {e}", dir.display())))?;
-        let mut records: Vec<PathBuf> = vec![dir.join(crate::context::LLM_JOURNAL)];
+        let journal = dir.join(crate::context::LLM_JOURNAL);
+        record_can_be_kept(&journal).map_err(|why| UsageError(format!("--record-dir: the LLM journal {why}")))?;
+        let mut records: Vec<PathBuf> = vec![journal];
         for (_, scenario) in scenarios {
             records.extend(scenario.plugins.iter().filter_map(|p| crate::context::record_file(dir, &p.name).ok()));
         }
@@ -229,12 +231,14 @@ pub(super) fn scenario_inputs(inputs: &mut Inputs, file: &Path, scenario: &Scena
 /// `--record-dir D` writes each mock plugin's record to `D/<name>.jsonl`: a
 /// name that would put it elsewhere (`../../x`, `/abs/x`, `a/b`), or on the
 /// LLM journal, or a record that is a link leading out of D, is the
-/// scenario's mistake, refused before it runs.
+/// scenario's mistake, refused before it runs; so is a record that is there
+/// already and is no file (a FIFO, a device): `proctor verify` reads files.
 fn records_stay_inside(dir: &Path, scenario: &Scenario) -> Result<(), String> {
     let inside = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     let mocks = scenario.plugins.iter().filter(|p| matches!(p.process, Process::Mock(_))).map(|p| p.name.as_str());
     for name in mocks {
         let record = crate::context::record_file(dir, name).map_err(|why| format!("plugin `{name}`: {why}"))?;
+        record_can_be_kept(&record).map_err(|why| format!("plugin `{name}`: {why}"))?;
         // A link is followed as the mock would follow it, even to a file not there yet.
         let leads_to = std::fs::read_link(&record).ok().map(|to| crate::output::location(&dir.join(to)));
         if let Some(real) = leads_to
@@ -249,6 +253,18 @@ fn records_stay_inside(dir: &Path, scenario: &Scenario) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A record or journal `--record-dir` writes must be a file (or none yet):
+/// one `proctor verify` can read back, and one nobody has to read meanwhile.
+fn record_can_be_kept(path: &Path) -> Result<(), String> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(format!(
+            "{} is there and is not a file (a FIFO, a device or a folder), which `proctor verify` could not read back\nhint: remove it, or record to another folder",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The snapshot beside a scenario judges `proctor run` as it judges `cargo test`.
