@@ -190,7 +190,8 @@ fn outputs(
         record_can_be_kept(&journal).map_err(|why| UsageError(format!("--record-dir: the LLM journal {why}")))?;
         let mut records: Vec<PathBuf> = vec![journal];
         for (_, scenario) in scenarios {
-            records.extend(scenario.plugins.iter().filter_map(|p| crate::context::record_file(dir, &p.name).ok()));
+            let mocks = scenario.plugins.iter().filter(|p| matches!(p.process, Process::Mock(_)));
+            records.extend(mocks.filter_map(|p| crate::context::record_file(dir, &p.name).ok()));
         }
         let mut all = named.clone();
         all.extend(records.iter().map(|r| ("--record-dir", r.as_path())));
