@@ -134,6 +134,22 @@ impl Baseline {
         Ok(Baseline { path: path.to_path_buf(), entries })
     }
 
+    /// What `--write-baseline FILE` is about to rewrite: the baseline FILE holds,
+    /// whose reasons the new one keeps (as `--baseline FILE --write-baseline FILE`
+    /// does), or `None` when FILE is new, empty or not a file. A file holding
+    /// anything else is refused: rewriting it would destroy it.
+    pub fn previous(path: &Path, kind: Kind) -> Result<Option<Baseline>, BaselineError> {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() && m.len() > 0 => Baseline::load(path, kind).map(Some).map_err(|e| {
+                BaselineError(format!(
+                    "--write-baseline {} holds something that is not a baseline of this command, which writing would destroy:\n{e}",
+                    path.display()
+                ))
+            }),
+            _ => Ok(None),
+        }
+    }
+
     /// Marks the listed failures as expected and records each entry that no
     /// longer matches a failure as stale; then recounts the verdict.
     pub fn apply(&self, report: &mut Report) {

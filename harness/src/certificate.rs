@@ -149,28 +149,10 @@ impl Certificate {
     /// The certificate of `report`, hashing the plugin's files as they are now,
     /// and `inputs` (each with its role; a folder stands for every file under it).
     pub fn of(report: &Report, cwd: &Path, invocation: Vec<String>, inputs: &[(&str, PathBuf)]) -> Result<Certificate, CertificateError> {
-        let mut files: Vec<HashedFile> = Vec::new();
-        let mut add = |path: PathBuf, role: &str| -> Result<(), CertificateError> {
-            if !files.iter().any(|f| f.path == path) {
-                files.push(HashedFile { sha256: sha256_of(&path)?, path, role: role.into() });
-            }
-            Ok(())
-        };
-        let command = PluginCommand::new(report.command.clone()).map(|c| PluginCommand { cwd: Some(cwd.to_path_buf()), ..c });
-        if let Some(program) = command.and_then(|c| c.resolve_program()) {
-            add(program, "executable")?;
-        }
-        for arg in report.command.iter().skip(1) {
-            let path = cwd.join(arg);
-            if path.is_file() {
-                add(path, "argument")?;
-            }
-        }
-        for (role, path) in inputs {
-            for file in proctor_input::files_under(&cwd.join(path), |_| true, MAX_COVERED_FILES).map_err(CertificateError::Covered)? {
-                add(file, role)?;
-            }
-        }
+        let files = Certificate::files_of(&report.command, cwd, inputs)?
+            .into_iter()
+            .map(|(path, role)| Ok(HashedFile { sha256: sha256_of(&path)?, path, role }))
+            .collect::<Result<Vec<_>, CertificateError>>()?;
         let mut certificate = Certificate {
             proctor_version: report.proctor_version.to_string(),
             protocol: report.protocol.clone(),
@@ -188,6 +170,35 @@ impl Certificate {
         };
         certificate.digest = certificate.computed_digest();
         Ok(certificate)
+    }
+
+    /// The files a certificate of `command`, run from `cwd`, is about, each
+    /// with its role, not yet hashed: the program, the files on the command
+    /// line, and `inputs` (a folder stands for every file under it). Known
+    /// before the run, so a path a certificate cannot hold is refused then.
+    pub fn files_of(command: &[String], cwd: &Path, inputs: &[(&str, PathBuf)]) -> Result<Vec<(PathBuf, String)>, CertificateError> {
+        let mut files: Vec<(PathBuf, String)> = Vec::new();
+        let mut add = |path: PathBuf, role: &str| {
+            if !files.iter().any(|(f, _)| *f == path) {
+                files.push((path, role.into()));
+            }
+        };
+        let program = PluginCommand::new(command.to_vec()).map(|c| PluginCommand { cwd: Some(cwd.to_path_buf()), ..c });
+        if let Some(program) = program.and_then(|c| c.resolve_program()) {
+            add(program, "executable");
+        }
+        for arg in command.iter().skip(1) {
+            let path = cwd.join(arg);
+            if path.is_file() {
+                add(path, "argument");
+            }
+        }
+        for (role, path) in inputs {
+            for file in proctor_input::files_under(&cwd.join(path), |_| true, MAX_COVERED_FILES).map_err(CertificateError::Covered)? {
+                add(file, role);
+            }
+        }
+        Ok(files)
     }
 
     /// The digest of everything but the digest itself.

@@ -63,7 +63,11 @@ impl<'a> RunContext<'a> {
     pub fn new(scenario: &'a Scenario, profile: Profile, env: &'a RunEnv, problems: &mut Vec<String>) -> Self {
         let journal = env.record_dir.as_ref().and_then(|dir| {
             let path = dir.join(LLM_JOURNAL);
-            Journal::to_file(&path).map_err(|e| problems.push(format!("cannot write the LLM journal {}: {e}", path.display()))).ok()
+            crate::output::Target::prepare("--record-dir", &path)
+                .and_then(|target| target.into_file(false))
+                .map(Journal::writing_to)
+                .map_err(|e| problems.push(format!("cannot write the LLM journal: {e}")))
+                .ok()
         });
         RunContext {
             scenario,
@@ -118,8 +122,9 @@ impl<'a> RunContext<'a> {
                 if let Some(n) = m.crash_after {
                     argv.extend(["--crash-after".into(), n.to_string()]);
                 }
-                if let Some(dir) = &self.env.record_dir {
-                    argv.extend(["--record".into(), dir.join(format!("{}.jsonl", plugin.name)).display().to_string()]);
+                // `proctor run` refused a scenario whose plugin names no record inside the folder.
+                if let Some(record) = self.env.record_dir.as_ref().and_then(|dir| record_file(dir, &plugin.name).ok()) {
+                    argv.extend(["--record".into(), record.display().to_string()]);
                 }
                 argv
             }
@@ -152,6 +157,28 @@ impl<'a> RunContext<'a> {
     pub fn deadlines(timeout: Duration) -> Deadlines {
         Deadlines { request: timeout, ..Deadlines::default() }
     }
+}
+
+/// Where mock plugin `plugin`'s record goes in record folder `dir`:
+/// `dir/<plugin>.jsonl`, or why that is not a file inside `dir` of its own
+/// (a name with `/` or `..` in it, an absolute one, the LLM journal's).
+pub fn record_file(dir: &std::path::Path, plugin: &str) -> Result<PathBuf, String> {
+    let name = format!("{plugin}.jsonl");
+    let plain = matches!(std::path::Path::new(&name).components().collect::<Vec<_>>()[..], [std::path::Component::Normal(_)]);
+    if !plain || plugin.contains('/') {
+        return Err(format!(
+            "its record would be {}, outside --record-dir {}\nhint: give mock plugins plain names (no `/` or `..`), or run without --record-dir",
+            dir.join(&name).display(),
+            dir.display()
+        ));
+    }
+    if name == LLM_JOURNAL {
+        return Err(format!(
+            "its record would be {}, the LLM journal's file\nhint: rename the plugin, or run without --record-dir",
+            dir.join(&name).display()
+        ));
+    }
+    Ok(dir.join(name))
 }
 
 /// Where argv[0] resolves, in words, for a plugin that could not be started.

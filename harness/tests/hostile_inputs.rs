@@ -58,10 +58,28 @@ struct Row {
     esc: bool,
     /// Run under `ulimit -v 4000000` (reads a device or an endless stream).
     mem: bool,
+    /// Run with `sh -c` in the temp dir after the command; must exit 0 (the
+    /// device is still a device, the input still holds what it held).
+    after: &'static str,
+    /// `$D/bin` is put first on the command's PATH.
+    bin_on_path: bool,
 }
 
 const fn row(name: &'static str, setup: &'static str, args: &'static [&'static str], exit: i32, phrase: &'static str) -> Row {
-    Row { name, setup, args, stdin: Input::Null, exit, or_exit: None, phrase, absent: "", esc: false, mem: false }
+    Row {
+        name,
+        setup,
+        args,
+        stdin: Input::Null,
+        exit,
+        or_exit: None,
+        phrase,
+        absent: "",
+        esc: false,
+        mem: false,
+        after: "",
+        bin_on_path: false,
+    }
 }
 
 impl Row {
@@ -89,6 +107,14 @@ impl Row {
         self.mem = true;
         self
     }
+    const fn after(mut self, check: &'static str) -> Row {
+        self.after = check;
+        self
+    }
+    const fn bin_on_path(mut self) -> Row {
+        self.bin_on_path = true;
+        self
+    }
 }
 
 /// Shell functions every setup can use.
@@ -113,6 +139,20 @@ guard() { cp "$R/examples/runok-extension/env_guard.sh" "${1:-guard.sh}"; }
 certified() { guard; "$P" certify --protocol runok-extension --no-progress --certificate cert.json -- sh "$D/guard.sh" >/dev/null 2>&1; }
 # recorded: s.yaml and rec/g.jsonl, the record of a run of it
 recorded() { scenario good deny 'expect: {outcome: deny}\n' > s.yaml; "$P" run --no-progress --record-dir rec s.yaml >/dev/null; }
+# node NAME: a character device like /dev/null, made here (never the system's own)
+node() { mknod "$1" c 1 3; }
+# blk NAME: a block device node (loop device 200), made here and never opened
+blk() { mknod "$1" b 7 200; }
+# sock NAME: a listening-less Unix socket
+sock() { python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$1"; }
+# reader FIFO OUT: a FIFO with a reader copying it to OUT
+reader() { mkfifo "$1"; cat "$1" > "$2" & sleep 0.3; }
+# eventually COMMAND...: true once COMMAND is (a background reader may still be writing)
+eventually() { for _ in 1 2 3 4 5 6 7 8 9 10; do if "$@"; then return 0; fi; sleep 0.2; done; "$@"; }
+# eval_rc [ARGS...]: rc.yaml binding the mock as an eval (ARGS: extra binding lines)
+eval_rc() { rc_head; printf 'spec:\n  evals:\n    tone_check:\n      command: %s\n      args: [mock-plugin, --protocol, promptkit-exec, --role, eval]\n' "$P"; }
+# tool_rc SCRIPT: rc.yaml binding SCRIPT (a copy of the runok guard, so any answer) as an exec tool run with sh
+tool_rc() { rc_head; printf 'spec:\n  tools:\n    t:\n      exec:\n        command: sh\n        args: [./%s]\n' "$1"; }
 "#;
 
 const ENV_GUARD: &str = "examples/runok-extension/env_guard.sh";
@@ -156,7 +196,7 @@ const ROWS: &[Row] = &[
     row("certify: --cwd missing", "", &["certify", "--protocol", "runok-extension", "--no-progress", "--cwd", "$D/nodir", "--", "sh", ENV_GUARD], 2, "--cwd $D/nodir: not a directory"),
     row("certify: --cwd is a file", r#"guard"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--cwd", "$D/guard.sh", "--", "sh", "$D/guard.sh"], 2, "not a directory"),
     row("certify: --output in a missing folder", "", &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D/nodir/report.txt", "--", "sh", ENV_GUARD], 2, "nodir/"),
-    row("certify: --output is a folder", "", &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D", "--", "sh", ENV_GUARD], 2, "Is a directory"),
+    row("certify: --output is a folder", "", &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D", "--", "sh", ENV_GUARD], 2, "--output $D: is a folder"),
     // BUG 48: the cases file is overwritten by the report, exit 0.
     row("certify: --output is the --cases file", r#"cp "$R/examples/runok-extension/env_guard.cases.yaml" c.yaml"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--cases", "$D/c.yaml", "--output", "$D/c.yaml", "--", "sh", ENV_GUARD], 2, "c.yaml"),
     // BUG 276: the report is silently replaced by the badge.
@@ -341,7 +381,7 @@ EOF"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--", "sh"
     row("mock-plugin: unknown role", "", &["mock-plugin", "--protocol", "runok-extension", "--role", "guard,bogus"], 2, "unknown role `bogus`; expected one of: guard"),
     row("mock-plugin: --scenario without --plugin", "", &["mock-plugin", "--scenario", TIMEOUT_SCENARIO], 2, "--plugin <NAME>"),
     row("mock-plugin: --plugin not in the scenario", "", &["mock-plugin", "--scenario", TIMEOUT_SCENARIO, "--plugin", "nosuch"], 2, "no plugin named `nosuch`; plugins: slow_guard"),
-    row("mock-plugin: --record in a missing folder", "", &["mock-plugin", "--protocol", "runok-extension", "--record", "$D/nodir/rec.jsonl"], 2, "cannot write the record $D/nodir/rec.jsonl"),
+    row("mock-plugin: --record in a missing folder", "", &["mock-plugin", "--protocol", "runok-extension", "--record", "$D/nodir/rec.jsonl"], 2, "--record $D/nodir/rec.jsonl: the folder $D/nodir does not exist"),
     row("mock-plugin: answers a runok request", "", &["mock-plugin", "--protocol", "runok-extension", "--decision", "deny"], 0, "\"status\":\"deny\"").stdin(RUNOK_REQUEST),
     row("mock-plugin: hang and crash-after 0 with no input", "", &["mock-plugin", "--protocol", "picoclaw-hook", "--fault", "hang", "--fault", "crash-after", "--crash-after", "0"], 0, ""),
     // ---------------------------------------------------------------- mock-provider
@@ -351,7 +391,7 @@ EOF"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--", "sh"
     row("mock-provider: --listen on a public address", "", &["mock-provider", "--scenario", PICO_SCENARIO, "--listen", "8.8.8.8:80"], 2, "only loopback addresses").stdin(b""),
     row("mock-provider: --listen port out of range", "", &["mock-provider", "--scenario", PICO_SCENARIO, "--listen", "127.0.0.1:99999"], 2, "is not an address such as 127.0.0.1:8080").stdin(b""),
     row("mock-provider: --listen a host name", "", &["mock-provider", "--scenario", PICO_SCENARIO, "--listen", "localhost:0"], 2, "is not an address such as 127.0.0.1:8080").stdin(b""),
-    row("mock-provider: --journal in a missing folder", "", &["mock-provider", "--scenario", PICO_SCENARIO, "--journal", "$D/nodir/j.jsonl"], 2, "cannot create the journal file $D/nodir/j.jsonl").stdin(b""),
+    row("mock-provider: --journal in a missing folder", "", &["mock-provider", "--scenario", PICO_SCENARIO, "--journal", "$D/nodir/j.jsonl"], 2, "--journal $D/nodir/j.jsonl: the folder $D/nodir does not exist").stdin(b""),
     row("mock-provider: a cases file as the scenario", r#"printf 'cases:\n  - name: a\n' > c.yaml"#, &["mock-provider", "--scenario", "$D/c.yaml"], 2, "unknown field `cases`").stdin(b""),
     // BUG 234: "budget breached" (caught by NEVER).
     row("mock-provider: alias bomb in the scenario", r#"{ printf 'id: t/bomb\nruntime: picoclaw\nplugins:\n  - {name: h, process: {mock: {}}, config: {picoclaw_hook: {intercept: [before_tool]}}}\ntools:\n  bash: {result: done}\nllm:\n  - reply:\n      tool_calls:\n        - name: bash\n          arguments:\n'; laughs '            ' map; printf 'turns:\n  - user: hi\nexpect:\n  outcome: completed\n'; } > s.yaml"#, &["mock-provider", "--scenario", "$D/s.yaml"], 2, "s.yaml").stdin(b""),
@@ -438,6 +478,88 @@ EOF"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--", "sh"
     // ---------------------------------------------------------------- schema
     row("schema: prints the JSON Schema", "", &["schema"], 0, "\"$schema\": \"https://json-schema.org/draft/2020-12/schema\""),
     row("schema: stray argument", "", &["schema", "extra"], 2, "unexpected argument 'extra' found"),
+    // Issue 30: outputs never destroy what the user named
+    // Item 1: a device, FIFO, socket or /dev/fd path is written to directly or refused before the run, never renamed over.
+    row("output node: certify --output", "node out", &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D/out", "--", "sh", ENV_GUARD], 0, "").after("test -c out"),
+    row("output node: certify --certificate", "node out", &["certify", "--protocol", "runok-extension", "--no-progress", "--certificate", "$D/out", "--", "sh", ENV_GUARD], 0, "certificate: covers").after("test -c out"),
+    row("output node: certify --badge", "node out", &["certify", "--protocol", "runok-extension", "--no-progress", "--badge", "$D/out", "--", "sh", ENV_GUARD], 0, "conformant").after("test -c out"),
+    row("output node: certify --write-baseline", "node out", &["certify", "--protocol", "runok-extension", "--no-progress", "--write-baseline", "$D/out", "--", "sh", ENV_GUARD], 0, "conformant").after("test -c out"),
+    row("output node: certify --format junit --output", "node out", &["certify", "--protocol", "runok-extension", "--no-progress", "--format", "junit", "--output", "$D/out", "--", "sh", ENV_GUARD], 0, "").after("test -c out"),
+    row("output node: certify --runtime-config --output", "eval_rc > rc.yaml; node out", &["certify", "--no-progress", "--runtime-config", "$D/rc.yaml", "--output", "$D/out"], 0, "").after("test -c out"),
+    row("output node: run --output", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; node out"#, &["run", "--no-progress", "--output", "$D/out", "$D/s.yaml"], 0, "").after("test -c out"),
+    row("output node: run --write-baseline", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; node out"#, &["run", "--no-progress", "--write-baseline", "$D/out", "$D/s.yaml"], 0, "PASS t/good").after("test -c out"),
+    row("output node: run --record-dir is a device", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; node rec"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 2, "--record-dir $D/rec: is not a folder").after("test -c rec"),
+    row("output node: run --record-dir holding a device as a record", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; mkdir rec; node rec/g.jsonl"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 2, "rec/g.jsonl is there and is not a file").after("test -c rec/g.jsonl"),
+    row("output fifo: run --record-dir holding a FIFO as a record", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; mkdir rec; mkfifo rec/g.jsonl"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 2, "rec/g.jsonl is there and is not a file").after("test -p rec/g.jsonl"),
+    row("output fifo: run --record-dir holding a FIFO as the LLM journal", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; mkdir rec; mkfifo rec/llm.journal.jsonl"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 2, "--record-dir: the LLM journal $D/rec/llm.journal.jsonl is there and is not a file").after("test -p rec/llm.journal.jsonl"),
+    row("output node: verify --output", "recorded; node out", &["verify", "--scenario", "$D/s.yaml", "--record", "$D/rec", "--output", "$D/out"], 0, "").after("test -c out"),
+    row("output node: verify --write-baseline", "recorded; node out", &["verify", "--scenario", "$D/s.yaml", "--record", "$D/rec", "--write-baseline", "$D/out"], 0, "what the runtime sent").after("test -c out"),
+    row("output node: mock-plugin --record", "node out", &["mock-plugin", "--protocol", "runok-extension", "--decision", "deny", "--record", "$D/out"], 0, "\"status\":\"deny\"").stdin(RUNOK_REQUEST).after("test -c out"),
+    row("output node: mock-provider --journal", "node out", &["mock-provider", "--scenario", PICO_SCENARIO, "--journal", "$D/out"], 0, "stopping (stdin closed)").stdin(b"").after("test -c out"),
+    row("output node: pack check --output", "node out", &["pack", "check", "--output", "$D/out", SUPPORT], 1, "").after("test -c out"),
+    row("output fifo: certify --output nobody reads", "mkfifo out", &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D/out", "--", "sh", ENV_GUARD], 2, "--output $D/out: is a FIFO that no process reads").after("test -p out"),
+    row("output fifo: certify --output read by a process", "reader out got.txt", &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D/out", "--", "sh", ENV_GUARD], 0, "").after("test -p out && eventually grep -q CONFORMANT got.txt"),
+    row("output fifo: certify --certificate nobody reads", "mkfifo out", &["certify", "--protocol", "runok-extension", "--no-progress", "--certificate", "$D/out", "--", "sh", ENV_GUARD], 2, "--certificate $D/out: is a FIFO that no process reads").after("test -p out"),
+    row("output fifo: certify --write-baseline nobody reads", "mkfifo out", &["certify", "--protocol", "runok-extension", "--no-progress", "--write-baseline", "$D/out", "--", "sh", ENV_GUARD], 2, "--write-baseline $D/out: is a FIFO that no process reads").after("test -p out"),
+    row("output fifo: run --output nobody reads", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; mkfifo out"#, &["run", "--no-progress", "--output", "$D/out", "$D/s.yaml"], 2, "is a FIFO that no process reads").after("test -p out"),
+    row("output fifo: verify --output nobody reads", "recorded; mkfifo out", &["verify", "--scenario", "$D/s.yaml", "--record", "$D/rec", "--output", "$D/out"], 2, "is a FIFO that no process reads").after("test -p out"),
+    row("output fifo: mock-plugin --record nobody reads", "mkfifo out", &["mock-plugin", "--protocol", "runok-extension", "--record", "$D/out"], 2, "--record $D/out: is a FIFO that no process reads").stdin(RUNOK_REQUEST).after("test -p out"),
+    row("output fifo: mock-provider --journal nobody reads", "mkfifo out", &["mock-provider", "--scenario", PICO_SCENARIO, "--journal", "$D/out"], 2, "--journal $D/out: is a FIFO that no process reads").stdin(b"").after("test -p out"),
+    row("output fifo: pack check --output nobody reads", "mkfifo out", &["pack", "check", "--output", "$D/out", SUPPORT], 2, "is a FIFO that no process reads").after("test -p out"),
+    row("output socket: certify --output", "sock out", &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D/out", "--", "sh", ENV_GUARD], 2, "--output $D/out: is a socket").after("test -S out"),
+    row("output socket: certify --badge", "sock out", &["certify", "--protocol", "runok-extension", "--no-progress", "--badge", "$D/out", "--", "sh", ENV_GUARD], 2, "--badge $D/out: is a socket").after("test -S out"),
+    row("output socket: verify --output", "recorded; sock out", &["verify", "--scenario", "$D/s.yaml", "--record", "$D/rec", "--output", "$D/out"], 2, "is a socket").after("test -S out"),
+    row("output socket: mock-provider --journal", "sock out", &["mock-provider", "--scenario", PICO_SCENARIO, "--journal", "$D/out"], 2, "--journal $D/out: is a socket").stdin(b"").after("test -S out"),
+    row("output block device: certify --output", "blk out", &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D/out", "--", "sh", ENV_GUARD], 2, "--output $D/out: is a block device").after("test -b out"),
+    row("output block device: certify --certificate", "blk out", &["certify", "--protocol", "runok-extension", "--no-progress", "--certificate", "$D/out", "--", "sh", ENV_GUARD], 2, "--certificate $D/out: is a block device").after("test -b out"),
+    row("output block device: run --output", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; blk out"#, &["run", "--no-progress", "--output", "$D/out", "$D/s.yaml"], 2, "is a block device").after("test -b out"),
+    row("output block device: mock-plugin --record", "blk out", &["mock-plugin", "--protocol", "runok-extension", "--record", "$D/out"], 2, "--record $D/out: is a block device").stdin(RUNOK_REQUEST).after("test -b out"),
+    row("output /proc/self/fd/1: certify --output through a link", "ln -s /proc/self/fd/1 out", &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D/out", "--", "sh", ENV_GUARD], 0, "CONFORMANT").after("test -L out"),
+    row("output /proc/self/fd/1: run --output through a link", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; ln -s /proc/self/fd/1 out"#, &["run", "--no-progress", "--output", "$D/out", "$D/s.yaml"], 0, "PASS t/good").after("test -L out"),
+    row("output: --output in a missing folder is refused before the run", "", &["run", "--no-progress", "--output", "$D/nodir/r.txt", TIMEOUT_SCENARIO], 2, "--output $D/nodir/r.txt: the folder $D/nodir does not exist").absent("PASS"),
+    // Item 2: no output over an input, in every mode, whatever its spelling.
+    row("clobber: certify --output is the plugin found on PATH", r#"mkdir bin; printf '#!/bin/sh\nexec sh "%s/examples/runok-extension/env_guard.sh"\n' "$R" > bin/myplug; chmod +x bin/myplug; cp bin/myplug keep"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--output", "$D/bin/myplug", "--", "myplug"], 2, "--output $D/bin/myplug is also the program the plugin's command runs").bin_on_path().after("cmp bin/myplug keep"),
+    row("clobber: certify --certificate is a hard link to the script", "guard; ln guard.sh hard.sh; cp guard.sh keep", &["certify", "--protocol", "runok-extension", "--no-progress", "--certificate", "$D/hard.sh", "--", "sh", "$D/guard.sh"], 2, "--certificate $D/hard.sh is also a file of the plugin's command").after("cmp guard.sh keep"),
+    row("clobber: certify --badge through a symlink to --cases", r#"cp "$R/examples/runok-extension/env_guard.cases.yaml" c.yaml; ln -s c.yaml l.yaml; cp c.yaml keep"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--cases", "$D/c.yaml", "--badge", "$D/l.yaml", "--", "sh", ENV_GUARD], 2, "is also the --cases file").after("cmp c.yaml keep"),
+    row("clobber: certify --write-baseline is the --cases file", r#"cp "$R/examples/runok-extension/env_guard.cases.yaml" c.yaml; cp c.yaml keep"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--cases", "$D/c.yaml", "--write-baseline", "$D/c.yaml", "--", "sh", ENV_GUARD], 2, "--write-baseline $D/c.yaml is also the --cases file").after("cmp c.yaml keep"),
+    row("clobber: certify --output is the --baseline", r#"printf 'expected_failures: []\n' > b.yaml; cp b.yaml keep"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--baseline", "$D/b.yaml", "--output", "$D/b.yaml", "--", "sh", ENV_GUARD], 2, "is also the --baseline file").after("cmp b.yaml keep"),
+    row("clobber: certify --runtime-config --output is the RuntimeConfig", "eval_rc > rc.yaml; cp rc.yaml keep", &["certify", "--no-progress", "--runtime-config", "$D/rc.yaml", "--output", "$D/rc.yaml"], 2, "--output $D/rc.yaml is also the --runtime-config file").after("cmp rc.yaml keep"),
+    row("clobber: certify --runtime-config --output is a binding's script", "guard tool.sh; tool_rc tool.sh > rc.yaml; cp tool.sh keep", &["certify", "--no-progress", "--runtime-config", "$D/rc.yaml", "--output", "$D/tool.sh"], 2, "is also a file of binding `spec.tools.t.exec`").after("cmp tool.sh keep"),
+    row("clobber: certify --runtime-config --output is a binding's program", r#"{ rc_head; printf 'spec:\n  evals:\n    e:\n      command: ./ev\n'; } > rc.yaml; printf '#!/bin/sh\nexit 0\n' > ev; chmod +x ev; cp ev keep"#, &["certify", "--no-progress", "--runtime-config", "$D/rc.yaml", "--output", "$D/ev"], 2, "is also the program binding").after("cmp ev keep"),
+    row("clobber: certify --runtime-config --output is the cases file beside a script", r#"guard tool.sh; tool_rc tool.sh > rc.yaml; cp "$R/examples/runok-extension/env_guard.cases.yaml" tool.cases.yaml; cp tool.cases.yaml keep"#, &["certify", "--no-progress", "--runtime-config", "$D/rc.yaml", "--output", "$D/tool.cases.yaml"], 2, "is also the cases file of binding").after("cmp tool.cases.yaml keep"),
+    row("clobber: certify --runtime-config --output is --pack", r#"eval_rc > rc.yaml; cp "$R/examples/promptkit-runtime-config/agent.pack.json" p.json; cp p.json keep"#, &["certify", "--no-progress", "--runtime-config", "$D/rc.yaml", "--pack", "$D/p.json", "--output", "$D/p.json"], 2, "--output $D/p.json is also the --pack file").after("cmp p.json keep"),
+    row("clobber: mock-plugin --record is the --scenario", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; cp s.yaml keep"#, &["mock-plugin", "--scenario", "$D/s.yaml", "--plugin", "g", "--record", "$D/s.yaml"], 2, "--record $D/s.yaml is also the --scenario file").stdin(RUNOK_REQUEST).after("cmp s.yaml keep"),
+    row("clobber: mock-plugin --record is the --script", r#"printf '{"stdout": "{}"}' > play.json; cp play.json keep"#, &["mock-plugin", "--protocol", "runok-extension", "--script", "$D/play.json", "--record", "$D/play.json"], 2, "--record $D/play.json is also the --script file").stdin(RUNOK_REQUEST).after("cmp play.json keep"),
+    row("clobber: mock-provider --journal is the --scenario", r#"cp "$R/scenarios/picoclaw/abort-turn-ends-with-error.yaml" s.yaml; cp s.yaml keep"#, &["mock-provider", "--scenario", "$D/s.yaml", "--journal", "$D/s.yaml"], 2, "--journal $D/s.yaml is also the --scenario file").stdin(b"").after("cmp s.yaml keep"),
+    row("clobber: mock-provider --journal is the --scenario through ..", r#"mkdir sub; cp "$R/scenarios/picoclaw/abort-turn-ends-with-error.yaml" s.yaml; cp s.yaml keep"#, &["mock-provider", "--scenario", "$D/s.yaml", "--journal", "$D/sub/../s.yaml"], 2, "is also the --scenario file").stdin(b"").after("cmp s.yaml keep"),
+    row("clobber: verify --output among the --record folder's records", "recorded", &["verify", "--scenario", "$D/s.yaml", "--record", "$D/rec", "--output", "$D/rec/x.jsonl"], 2, "--output $D/rec/x.jsonl is inside a --record folder").after("test ! -e rec/x.jsonl"),
+    row("clobber: verify --write-baseline is the --scenario", "recorded; cp s.yaml keep", &["verify", "--scenario", "$D/s.yaml", "--record", "$D/rec", "--write-baseline", "$D/s.yaml"], 2, "--write-baseline $D/s.yaml is also the --scenario file").after("cmp s.yaml keep"),
+    row("clobber: verify --output is the --record file", "recorded; cp rec/g.jsonl keep", &["verify", "--scenario", "$D/s.yaml", "--record", "$D/rec/g.jsonl", "--output", "$D/rec/g.jsonl"], 2, "is also a --record folder").after("cmp rec/g.jsonl keep"),
+    row("clobber: verify --output is the --baseline", r#"recorded; printf 'expected_failures: []\n' > b.yaml; cp b.yaml keep"#, &["verify", "--scenario", "$D/s.yaml", "--record", "$D/rec", "--baseline", "$D/b.yaml", "--output", "$D/b.yaml"], 2, "is also the --baseline file").after("cmp b.yaml keep"),
+    row("clobber: run --output is a plugin script the scenario runs", r#"guard g.sh; printf 'id: t/script\nruntime: runok\nplugins:\n  - {name: g, process: {command: [sh, %s/g.sh]}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\nexpect: {outcome: allow}\n' "$D" > s.yaml; cp g.sh keep"#, &["run", "--no-progress", "--output", "$D/g.sh", "$D/s.yaml"], 2, "--output $D/g.sh is also a file of plugin `g`").after("cmp g.sh keep"),
+    row("clobber: run --write-baseline is a plugin script the scenario runs", r#"guard g.sh; printf 'id: t/script\nruntime: runok\nplugins:\n  - {name: g, process: {command: [sh, %s/g.sh]}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\nexpect: {outcome: allow}\n' "$D" > s.yaml; cp g.sh keep"#, &["run", "--no-progress", "--write-baseline", "$D/g.sh", "$D/s.yaml"], 2, "--write-baseline $D/g.sh is also a file of plugin `g`").after("cmp g.sh keep"),
+    row("clobber: run --output is the scenario's snapshot", r#"mkdir sc sc/snapshots; scenario good deny 'expect: {outcome: deny}\n' > sc/s.yaml; printf -- '---\nsource: x\n---\n[]\n' > sc/snapshots/t__good.snap; cp sc/snapshots/t__good.snap keep"#, &["run", "--no-progress", "--output", "$D/sc/snapshots/t__good.snap", "$D/sc/s.yaml"], 2, "is also the scenario's snapshot").after("cmp sc/snapshots/t__good.snap keep"),
+    row("clobber: run --output would be a new scenario of the folder", r#"mkdir sc; scenario good deny 'expect: {outcome: deny}\n' > sc/s.yaml"#, &["run", "--no-progress", "--output", "$D/sc/new.yaml", "$D/sc"], 2, "--output $D/sc/new.yaml is inside a scenario folder").after("test ! -e sc/new.yaml"),
+    row("clobber: run --output is a hard link to the scenario", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml; ln s.yaml hard.yaml; cp s.yaml keep"#, &["run", "--no-progress", "--output", "$D/hard.yaml", "$D/s.yaml"], 2, "is also a scenario file").after("cmp s.yaml keep"),
+    row("clobber: run --record-dir would write a record over a plugin script", r#"mkdir rec; guard rec/g.jsonl; printf 'id: t/both\nruntime: runok\nplugins:\n  - {name: g, process: {mock: {decision: deny}}, config: {runok_extension: {}}}\n  - {name: h, process: {command: [sh, %s/rec/g.jsonl]}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\nexpect: {outcome: deny}\n' "$D" > s.yaml; cp rec/g.jsonl keep"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 2, "--record-dir $D/rec/g.jsonl is also a file of plugin `h`").after("cmp rec/g.jsonl keep"),
+    row("clobber: pack check --output would be a pack of the folder", r#"mkdir packs; cp "$R/examples/promptpack/support.pack.json" packs/"#, &["pack", "check", "--output", "$D/packs/new.pack.json", "$D/packs"], 2, "is inside a pack folder").after("test ! -e packs/new.pack.json"),
+    // Item 3: `run --record-dir D` never writes outside D.
+    row("record-dir: a plugin named ../../victim", r#"mkdir -p deep/rec; scenario up deny 'expect: {outcome: deny}\n' | sed 's|name: g,|name: ../../victim,|' > s.yaml"#, &["run", "--no-progress", "--record-dir", "$D/deep/rec", "$D/s.yaml"], 2, "plugin `../../victim`: its record would be $D/deep/rec/../../victim.jsonl, outside --record-dir").after("test ! -e victim.jsonl"),
+    row("record-dir: a plugin named by an absolute path", r#"mkdir rec; scenario abs deny 'expect: {outcome: deny}\n' | sed "s|name: g,|name: $D/victim,|" > s.yaml"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 2, "outside --record-dir $D/rec").after("test ! -e victim.jsonl"),
+    row("record-dir: a plugin named a/b", r#"mkdir rec; scenario sub deny 'expect: {outcome: deny}\n' | sed 's|name: g,|name: a/b,|' > s.yaml"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 2, "plugin `a/b`: its record would be").after("test ! -e rec/a"),
+    row("record-dir: a plugin named after the LLM journal", r#"mkdir rec; scenario journal deny 'expect: {outcome: deny}\n' | sed 's|name: g,|name: llm.journal,|' > s.yaml"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 2, "the LLM journal's file"),
+    row("record-dir: a record that is a link out of the folder", r#"mkdir rec; ln -s ../victim.jsonl rec/g.jsonl; scenario good deny 'expect: {outcome: deny}\n' > s.yaml"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 2, "outside --record-dir $D/rec").after("test ! -e victim.jsonl"),
+    row("record-dir: a plain name still records", r#"scenario good deny 'expect: {outcome: deny}\n' > s.yaml"#, &["run", "--no-progress", "--record-dir", "$D/rec", "$D/s.yaml"], 0, "PASS t/good").after("test -s rec/g.jsonl && test -s rec/llm.journal.jsonl || test -e rec/g.jsonl"),
+    // Item 4: `--write-baseline F` alone keeps the reasons F holds.
+    row("write-baseline: certify keeps the reasons of the file it rewrites", r#"printf 'expected_failures:\n  - {check: RUNOK-STATUS, profile: documented, reason: "kept on purpose"}\n' > b.yaml"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--write-baseline", "$D/b.yaml", "--", "$P", "mock-plugin", "--protocol", "runok-extension", "--fault", "status-uppercase"], 1, "FAIL RUNOK-STATUS").after("grep -q 'kept on purpose' b.yaml"),
+    row("write-baseline: run keeps the reasons of the file it rewrites", r#"scenario bad allow 'expect: {outcome: deny}\n' > s.yaml; printf 'expected_failures:\n  - {scenario: t/bad, reason: "kept on purpose"}\n' > b.yaml"#, &["run", "--no-progress", "--write-baseline", "$D/b.yaml", "$D/s.yaml"], 1, "FAIL t/bad").after("grep -q 'kept on purpose' b.yaml"),
+    row("write-baseline: certify over a file that is no baseline", r#"printf 'my notes\n' > notes.txt; cp notes.txt keep"#, &["certify", "--protocol", "runok-extension", "--no-progress", "--write-baseline", "$D/notes.txt", "--", "sh", ENV_GUARD], 2, "--write-baseline $D/notes.txt holds something that is not a baseline").after("cmp notes.txt keep"),
+    row("write-baseline: run over a certify baseline", r#"scenario bad allow 'expect: {outcome: deny}\n' > s.yaml; printf 'expected_failures:\n  - {check: RUNOK-STATUS, profile: documented, reason: "certify"}\n' > b.yaml; cp b.yaml keep"#, &["run", "--no-progress", "--write-baseline", "$D/b.yaml", "$D/s.yaml"], 2, "holds something that is not a baseline").after("cmp b.yaml keep"),
+    // Item 14: `init --dir` shows control characters escaped.
+    row("init: ESC in --dir is escaped in the wrote: lines", "", &["init", "--protocol", "runok-extension", "--lang", "sh", "--dir", "$D/x\x1b]0;pwn\x07\x1b[31mred\u{202e}"], 0, "wrote:").esc(),
+    row("init: a newline in --dir cannot forge a line", "", &["init", "--protocol", "runok-extension", "--lang", "sh", "--dir", "$D/x\nwrote: forged"], 0, "x\\nwrote: forged"),
+    // Item 15: a path a certificate cannot hold is refused before the run, named.
+    row("certificate: a --covers folder holding a name that is not UTF-8", r#"mkdir cov; : > "cov/$(printf 'n\377.txt')""#, &["certify", "--protocol", "runok-extension", "--no-progress", "--covers", "$D/cov", "--certificate", "$D/cert.json", "--", "sh", ENV_GUARD], 2, "is not UTF-8, and a certificate records paths as text").absent("conformant").after("test ! -e cert.json"),
 ];
 
 /// FIFOs with no writer and endless devices: every one must be refused
@@ -573,6 +695,10 @@ fn check_row(row: &Row, marker: &str) -> Result<(), String> {
         Command::new(p)
     };
     cmd.args(&args).current_dir(&root).env("PROCTOR_TEST_MARKER", &mark);
+    if row.bin_on_path {
+        let path = std::env::var("PATH").unwrap_or_default();
+        cmd.env("PATH", format!("{d}/bin:{path}"));
+    }
     let started = Instant::now();
     let ran = run_limited(cmd, row.stdin);
     let secs = started.elapsed().as_secs_f64();
@@ -604,6 +730,14 @@ fn check_row(row: &Row, marker: &str) -> Result<(), String> {
         }
         if contains(&ran.output, "\u{202e}".as_bytes()) {
             problems.push("raw U+202E (bidi override) in the output".to_string());
+        }
+    }
+    if !row.after.is_empty() {
+        let mut after = Command::new("sh");
+        after.arg("-c").arg(format!("{PRELUDE}\n{}", row.after)).current_dir(&d).env("D", &d).env("P", p).env("R", &root);
+        let checked = run_limited(after, Input::Null);
+        if checked.code != Some(0) {
+            problems.push(format!("after the run, `{}` failed: {}", row.after, printable(&checked.output)));
         }
     }
     // Nothing the row started may outlive it.
@@ -639,6 +773,11 @@ fn check_table(test: &str, rows: &[Row], workers: usize) -> Vec<String> {
     assert!(Path::new(proctor()).exists());
     let names: std::collections::HashSet<&str> = rows.iter().map(|r| r.name).collect();
     assert_eq!(names.len(), rows.len(), "row names must be unique: they name the markers and the failures");
+    // `PROCTOR_ROWS=a,b` runs only the rows whose names start with `a` or `b` (while working on them).
+    let only = std::env::var("PROCTOR_ROWS").unwrap_or_default();
+    let only: Vec<&str> = only.split(',').filter(|p| !p.is_empty()).collect();
+    let rows: Vec<Row> = rows.iter().filter(|r| only.is_empty() || only.iter().any(|p| r.name.starts_with(p))).copied().collect();
+    let rows = &rows[..];
     let marker = common::marker(test);
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
@@ -677,4 +816,64 @@ fn fifos_and_endless_streams_are_refused_without_waiting_or_reading_them_all() {
     let mut failures = check_table("hostile-memory", &memory, 1);
     failures.extend(fifo_run.join().unwrap());
     assert_no_failures(STREAM_ROWS.len(), &failures);
+}
+
+/// Issue 30, item 15: a path that is not UTF-8 (`--cases`, the folder proctor
+/// runs in) never ends a whole run with `path contains invalid UTF-8
+/// characters` naming nothing: `--certificate`, which records paths as text,
+/// refuses it before the run and names it.
+#[test]
+fn paths_that_are_not_utf8_are_refused_before_the_run_and_named() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_root();
+    let cases = dir.path().join(OsStr::from_bytes(b"c\xff.yaml"));
+    std::fs::copy(root.join("examples/runok-extension/env_guard.cases.yaml"), &cases).unwrap();
+    let certify = |cwd: &Path, cases: Option<&Path>| {
+        let mut cmd = Command::new(proctor());
+        cmd.args(["certify", "--protocol", "runok-extension", "--no-progress", "--certificate"]).arg(dir.path().join("cert.json"));
+        if let Some(cases) = cases {
+            cmd.arg("--cases").arg(cases);
+        }
+        cmd.arg("--").arg("sh").arg(root.join(ENV_GUARD)).current_dir(cwd);
+        let out = cmd.output().unwrap();
+        (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    };
+    let (code, text) = certify(&root, Some(&cases));
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("c\u{fffd}.yaml (certified as `cases`) is not UTF-8, and a certificate records paths as text"), "{text}");
+    assert!(!text.contains("conformant"), "refused before the run: {text}");
+
+    let folder = dir.path().join(OsStr::from_bytes(b"d\xff"));
+    std::fs::create_dir(&folder).unwrap();
+    let (code, text) = certify(&folder, None);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("--certificate: the current folder") && text.contains("d\u{fffd} is not UTF-8"), "{text}");
+    assert!(!text.contains("conformant"), "refused before the run: {text}");
+    assert!(!dir.path().join("cert.json").exists());
+}
+
+/// Issue 30, item 1: `--output >(…)` (bash's `/dev/fd/63`, a pipe) is written
+/// to, not renamed over: on main it failed after the whole run.
+#[test]
+fn an_output_to_a_process_substitution_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let guard = repo_root().join(ENV_GUARD);
+    let script = format!(
+        // Not the shell's last command: a shell that execs proctor hands it the `cat`, which
+        // proctor's leftover sweep (transport::tree::escaped) then takes for an orphan and kills.
+        "\"$0\" certify --protocol runok-extension --no-progress --output >(cat > '{}/got.txt') -- sh '{}'; code=$?; wait; exit $code",
+        dir.path().display(),
+        guard.display()
+    );
+    let out = Command::new("bash").arg("-c").arg(script).arg(proctor()).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let got = dir.path().join("got.txt");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !std::fs::read_to_string(&got).unwrap_or_default().contains("CONFORMANT") && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(std::fs::read_to_string(&got).unwrap_or_default().contains("CONFORMANT"), "the report reached the pipe's reader");
 }

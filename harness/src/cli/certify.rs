@@ -23,7 +23,6 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     if let Some(config) = args.runtime_config.clone() {
         return super::runtime_config::run(&args, &config);
     }
-    refuse_clobbering(&args)?;
     if args.certificate.is_some()
         && let Some(problem) = Certificate::inline_code(&args.command)
     {
@@ -32,6 +31,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    let mut outputs = outputs(&args)?;
     let report = report_of(&args, !args.no_progress)?;
     let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();
     let mut rendered = render(&report, args.format, color);
@@ -42,20 +42,17 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
             args.fuzz_seed, args.fuzz_seed
         ));
     }
-    match &args.output {
-        Some(path) => output::write_atomically(path, rendered.as_bytes())?,
-        None => output::emit(&rendered),
-    }
+    output::deliver(outputs.take("--output"), &rendered)?;
     if args.certificate.is_some() || args.badge.is_some() {
         let certificate = certificate_of(&args, &report)?;
-        if let Some(path) = &args.certificate {
-            output::write_atomically(path, serde_json::to_string_pretty(&certificate)?.as_bytes())?;
+        if let Some(target) = outputs.take("--certificate") {
+            target.write(serde_json::to_string_pretty(&certificate)?.as_bytes())?;
             for line in certificate.coverage() {
                 eprintln!("certificate: {}", crate::report::escape(&line));
             }
         }
-        if let Some(path) = &args.badge {
-            output::write_atomically(path, serde_json::to_string_pretty(&certificate.badge())?.as_bytes())?;
+        if let Some(target) = outputs.take("--badge") {
+            target.write(serde_json::to_string_pretty(&certificate.badge())?.as_bytes())?;
         }
     }
     Ok(match report.verdict {
@@ -64,27 +61,65 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Before anything runs: no output file may be an input (the plugin's files,
-/// cases, schema, a baseline other than the one being rewritten) or another output.
-fn refuse_clobbering(args: &CertifyArgs) -> Result<(), UsageError> {
-    let base = args.cwd.clone().unwrap_or_default();
-    let mut inputs: Vec<(&str, std::path::PathBuf)> = Vec::new();
-    inputs.extend(args.cases.iter().map(|p| ("the --cases file", p.clone())));
-    inputs.extend(args.schema.iter().map(|p| ("the --schema file", p.clone())));
-    inputs.extend(args.command.iter().map(|a| base.join(a)).filter(|p| p.is_file()).map(|p| ("a file of the plugin's command", p)));
-    inputs.extend(args.covers.iter().map(|p| ("a file --covers names", p.clone())));
-    let inputs: Vec<(&str, &std::path::Path)> = inputs.iter().map(|(w, p)| (*w, p.as_path())).collect();
-    let mut outputs: Vec<(&str, &std::path::Path)> = Vec::new();
-    outputs.extend(args.output.as_deref().map(|p| ("--output", p)));
-    outputs.extend(args.certificate.as_deref().map(|p| ("--certificate", p)));
-    outputs.extend(args.badge.as_deref().map(|p| ("--badge", p)));
+/// Before anything runs: every output can be written, none is an input (the
+/// plugin's program and files, cases, schema, a baseline other than the one
+/// being rewritten) or another output, and a certificate can hold every path.
+fn outputs(args: &CertifyArgs) -> Result<output::Outputs, UsageError> {
+    let mut inputs = output::Inputs::default();
+    if let Some(p) = &args.cases {
+        inputs.file("the --cases file", p);
+    }
+    if let Some(p) = &args.schema {
+        inputs.file("the --schema file", p);
+    }
+    for p in &args.covers {
+        inputs.file("a file --covers names", p);
+    }
+    if let Some(mut command) = PluginCommand::new(args.command.clone()) {
+        command.cwd = args.cwd.clone();
+        inputs.command("the plugin's command", &command);
+    }
+    let mut written: Vec<(&str, &std::path::Path)> = Vec::new();
+    written.extend(args.output.as_deref().map(|p| ("--output", p)));
+    written.extend(args.certificate.as_deref().map(|p| ("--certificate", p)));
+    written.extend(args.badge.as_deref().map(|p| ("--badge", p)));
     // The report, certificate and badge may not overwrite the `--baseline` either; only
     // `--write-baseline` may rewrite it (that keeps its reasons).
-    let baseline = args.judging.baseline_file().map(|b| ("the --baseline file", b));
-    let with_baseline: Vec<_> = inputs.iter().copied().chain(baseline).collect();
-    crate::output::refuse_clobbering(&outputs, &with_baseline).map_err(UsageError)?;
-    outputs.extend(args.judging.write_baseline_file().map(|p| ("--write-baseline", p)));
-    crate::output::refuse_clobbering(&outputs, &inputs).map_err(UsageError)
+    if let Some(baseline) = args.judging.baseline_file() {
+        let mut with_baseline = output::Inputs::default();
+        with_baseline.file("the --baseline file", baseline);
+        output::refuse_clobbering(&written, &with_baseline)?;
+    }
+    if args.certificate.is_some() {
+        certificate_can_hold(args)?;
+    }
+    // `--write-baseline` is prepared with the judging flags; here it is only kept off the inputs and the outputs.
+    let mut all = written.clone();
+    all.extend(args.judging.write_baseline_file().map(|p| ("--write-baseline", p)));
+    output::refuse_clobbering(&all, &inputs)?;
+    output::Outputs::prepare(&written, &inputs)
+}
+
+/// A certificate records its paths as JSON text: a path that is not UTF-8
+/// would be lost after the whole run, so it is refused before it, named.
+fn certificate_can_hold(args: &CertifyArgs) -> Result<(), UsageError> {
+    let cwd = std::env::current_dir().map_err(|e| UsageError(format!("--certificate: cannot tell the current folder: {e}")))?;
+    let unreadable = |what: String| {
+        UsageError(format!(
+            "--certificate: {what} is not UTF-8, and a certificate records paths as text\nhint: rename it (or certify from a folder whose path is UTF-8), or leave out --certificate"
+        ))
+    };
+    if cwd.to_str().is_none() {
+        return Err(unreadable(format!("the current folder {}", cwd.display())));
+    }
+    if let Some(dir) = args.cwd.as_ref().filter(|d| d.to_str().is_none()) {
+        return Err(unreadable(format!("--cwd {}", dir.display())));
+    }
+    let files = Certificate::files_of(&args.command, &cwd, &certified_inputs(args)).map_err(|e| UsageError(e.to_string()))?;
+    match files.iter().find(|(path, _)| path.to_str().is_none()) {
+        Some((path, role)) => Err(unreadable(format!("{} (certified as `{role}`)", path.display()))),
+        None => Ok(()),
+    }
 }
 
 /// Checks the invocation, certifies, and judges the result as the flags say
@@ -105,7 +140,7 @@ pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<pr
         cases.check_applicable(family, &roles, path).map_err(|e| UsageError(e.to_string()))?;
     }
     let fuzz = fuzz_options(args, family, &roles)?;
-    let baseline = args.judging.validate()?;
+    let mut judging = args.judging.validate()?;
     let require = match &args.require {
         Some(list) => Capability::parse_list(list, family, &roles).map_err(UsageError)?,
         None => Vec::new(),
@@ -137,7 +172,7 @@ pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<pr
     };
     let mut report = judge(plan, progress)?;
     report.options = replay_options(args);
-    args.judging.apply(&mut report, baseline.as_ref())?;
+    args.judging.apply(&mut report, &mut judging)?;
     Ok(report)
 }
 
@@ -145,12 +180,17 @@ pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<pr
 /// judgment and those `--covers` adds, hashed now, and the arguments to certify again.
 fn certificate_of(args: &CertifyArgs, report: &proctor_conformance::certify::Report) -> anyhow::Result<Certificate> {
     let cwd = std::env::current_dir()?;
+    Ok(Certificate::of(report, &cwd, invocation(args), &certified_inputs(args))?)
+}
+
+/// The files besides the plugin's own that a certificate covers, each with its role.
+fn certified_inputs(args: &CertifyArgs) -> Vec<(&'static str, std::path::PathBuf)> {
     let mut inputs: Vec<(&str, std::path::PathBuf)> = Vec::new();
     inputs.extend(args.cases.iter().map(|p| ("cases", p.clone())));
     inputs.extend(args.schema.iter().map(|p| ("schema", p.clone())));
     inputs.extend(args.judging.baseline_file().map(|p| ("baseline", p.to_path_buf())));
     inputs.extend(args.covers.iter().map(|p| ("covered", p.clone())));
-    Ok(Certificate::of(report, &cwd, invocation(args), &inputs)?)
+    inputs
 }
 
 /// Everything `certify` needs to judge the same plugin the same way again:

@@ -156,7 +156,8 @@ fn create_new(path: &Path, contents: &str) -> anyhow::Result<()> {
 fn next_steps(template: &Template, dir: &Path, files: &[(PathBuf, &str)], action: &str) -> String {
     let mut out = String::from("wrote:\n");
     for (path, _) in files {
-        out.push_str(&format!("  {}\n", path.display()));
+        // The folder is the user's to name, control characters and all: shown escaped, one line each.
+        out.push_str(&format!("  {}\n", crate::report::escape_name(&path.display().to_string())));
     }
     let lang_note = match template.lang {
         Lang::Python => "Python 3, standard library only",
@@ -168,7 +169,7 @@ fn next_steps(template: &Template, dir: &Path, files: &[(PathBuf, &str)], action
     ));
     out.push_str("\nnext: certify it (exit 0: conformant under every profile), then run its scenario:\n");
     if dir != Path::new(".") {
-        out.push_str(&format!("  cd {}\n", shell_word(&dir.display().to_string())));
+        out.push_str(&format!("  cd {}\n", crate::report::escape_name(&shell_word(&dir.display().to_string()))));
     }
     out.push_str(&format!("  proctor {}\n", template.certify_args().join(" ")));
     out.push_str(&format!("  proctor run {}\n", template.scenario.name));

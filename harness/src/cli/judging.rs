@@ -9,7 +9,7 @@ use proctor_conformance::check::{CATALOGUE, Status};
 
 use super::UsageError;
 use crate::baseline::Baseline;
-use crate::output;
+use crate::output::Target;
 
 /// The judging flags.
 #[derive(Debug, Clone, clap::Args)]
@@ -32,24 +32,42 @@ pub(super) struct JudgingArgs {
     write_baseline: Option<PathBuf>,
 }
 
+/// The judging flags' files, checked before anything runs.
+#[derive(Debug, Default)]
+pub(super) struct Checked {
+    /// `--baseline`, read.
+    baseline: Option<Baseline>,
+    /// `--write-baseline`, ready to write, with the baseline it rewrites (whose reasons it keeps).
+    rewrite: Option<(Target, Option<Baseline>)>,
+}
+
 impl JudgingArgs {
-    /// Checks the flags before anything runs: every pattern matches some check.
-    pub(super) fn validate(&self) -> Result<Option<Baseline>, UsageError> {
+    /// Checks the flags before anything runs: every pattern matches some check,
+    /// the baseline reads, and `--write-baseline` can be written. The caller has
+    /// refused a `--write-baseline` over an input already.
+    pub(super) fn validate(&self) -> Result<Checked, UsageError> {
         for pattern in self.checks.iter().chain(&self.skip_checks) {
             if !CATALOGUE.iter().any(|c| glob(pattern, c.id)) {
                 return Err(UsageError(format!("--check/--skip-check {pattern}: matches no check; `proctor checks` lists them")));
             }
         }
-        self.baseline
-            .as_deref()
-            .map(|p| Baseline::load(p, crate::baseline::Kind::Checks))
-            .transpose()
-            .map_err(|e| UsageError(e.to_string()))
+        let kind = crate::baseline::Kind::Checks;
+        let baseline = self.baseline.as_deref().map(|p| Baseline::load(p, kind)).transpose().map_err(|e| UsageError(e.to_string()))?;
+        let rewrite = match &self.write_baseline {
+            Some(path) => {
+                let previous = Baseline::previous(path, kind).map_err(|e| UsageError(e.to_string()))?;
+                Some((Target::prepare("--write-baseline", path)?, previous))
+            }
+            None => None,
+        };
+        Ok(Checked { baseline, rewrite })
     }
 
     /// Applies selection, strictness and the baseline to `report`, and writes
-    /// the baseline file when asked.
-    pub(super) fn apply(&self, report: &mut Report, baseline: Option<&Baseline>) -> anyhow::Result<()> {
+    /// the baseline file when asked, keeping the reasons of the baseline it
+    /// rewrites (the `--baseline` given, else the one already in the file).
+    pub(super) fn apply(&self, report: &mut Report, checked: &mut Checked) -> anyhow::Result<()> {
+        let baseline = checked.baseline.as_ref();
         if !self.checks.is_empty() || !self.skip_checks.is_empty() {
             let (include, exclude) = (&self.checks, &self.skip_checks);
             let mut words = Vec::new();
@@ -84,8 +102,8 @@ impl JudgingArgs {
         if let Some(b) = baseline {
             b.apply(report);
         }
-        if let Some(path) = &self.write_baseline {
-            output::write_atomically(path, Baseline::write(report, baseline).as_bytes())?;
+        if let Some((target, previous)) = checked.rewrite.take() {
+            target.write(Baseline::write(report, baseline.or(previous.as_ref())).as_bytes())?;
         }
         Ok(())
     }

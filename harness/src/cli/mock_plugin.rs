@@ -21,8 +21,8 @@ pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
         (Some(path), Some(name)) => from_scenario(path, name, &args)?,
         _ => from_flags(&args)?,
     };
-    let code = match &args.record {
-        Some(path) => proctor_mocks::plugin::run_recording(&config, path)
+    let code = match record(args.record.as_deref(), args.scenario.as_deref().map(|s| ("the --scenario file", s)))? {
+        Some((path, file)) => proctor_mocks::plugin::run_recording(&config, file)
             .map_err(|e| UsageError(format!("cannot write the record {}: {e}", path.display())))?,
         None => proctor_mocks::plugin::run(&config),
     };
@@ -39,12 +39,29 @@ fn run_script(path: &std::path::Path, args: &MockPluginArgs) -> anyhow::Result<E
     }
     let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("cannot read the script {}: {e}", path.display())))?;
     let script = Script::parse(family, &text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-    let code = match &args.record {
-        Some(record) => proctor_mocks::plugin::run_script_recording(&script, record)
+    let code = match record(args.record.as_deref(), Some(("the --script file", path)))? {
+        Some((record, file)) => proctor_mocks::plugin::run_script_recording(&script, file)
             .map_err(|e| UsageError(format!("cannot write the record {}: {e}", record.display())))?,
         None => proctor_mocks::plugin::run_script(&script),
     };
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+}
+
+/// `--record FILE`, opened for appending (one file can hold many one-shot
+/// runs), unless it would replace `read` (the scenario or script the mock
+/// plays): the record would destroy it.
+fn record<'a>(
+    record: Option<&'a std::path::Path>,
+    read: Option<(&str, &std::path::Path)>,
+) -> Result<Option<(&'a std::path::Path, std::fs::File)>, UsageError> {
+    let Some(path) = record else { return Ok(None) };
+    let mut inputs = crate::output::Inputs::default();
+    if let Some((what, file)) = read {
+        inputs.file(what, file);
+    }
+    let mut outputs = crate::output::Outputs::prepare(&[("--record", path)], &inputs)?;
+    let target = outputs.take("--record").ok_or_else(|| UsageError("--record was not prepared".into()))?;
+    Ok(Some((path, target.into_file(true)?)))
 }
 
 /// Every fault with its kind; with `--protocol` (and `--role`), only the

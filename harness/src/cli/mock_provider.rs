@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use proctor_mocks::provider::journal::Journal;
 use proctor_mocks::provider::{ProviderOptions, ProviderServer};
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -47,9 +48,19 @@ pub(super) fn run(args: MockProviderArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let scenario = load(&args.scenario).map_err(|e| UsageError(e.to_string()))?;
+    let journal = match &args.journal {
+        Some(path) => {
+            // A journal over the scenario it serves would truncate the scenario.
+            let mut inputs = crate::output::Inputs::default();
+            inputs.file("the --scenario file", &args.scenario);
+            let mut outputs = crate::output::Outputs::prepare(&[("--journal", path)], &inputs)?;
+            let target = outputs.take("--journal").ok_or_else(|| UsageError("--journal was not prepared".into()))?;
+            Journal::writing_to(target.into_file(false)?)
+        }
+        None => Journal::default(),
+    };
     let rounds = scenario.llm.len();
-    let server = ProviderServer::new(scenario.llm, &ProviderOptions { lenient: args.lenient, journal: args.journal.clone() })
-        .map_err(|e| UsageError(e.to_string()))?;
+    let server = ProviderServer::new(scenario.llm, &ProviderOptions { lenient: args.lenient }, journal);
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async move {
         // Signal handlers first: a SIGTERM right after the URL is printed

@@ -146,10 +146,15 @@ fn check(profiles: &[PackProfile], format: PackCheckFormat, output: Option<&Path
             Err(why) => unreadable.push((path.display().to_string(), why)),
         }
     }
-    if let Some(out) = output {
-        let inputs: Vec<(&str, &Path)> = files.iter().map(|f| ("a pack file", f.as_path())).collect();
-        crate::output::refuse_clobbering(&[("--output", out)], &inputs).map_err(UsageError)?;
+    let mut inputs = crate::output::Inputs::default();
+    for path in packs {
+        inputs.folder("a pack folder", path, |_, file| pack_file(file));
     }
+    for file in &files {
+        inputs.file("a pack file", file);
+    }
+    let named: Vec<(&str, &Path)> = output.map(|out| ("--output", out)).into_iter().collect();
+    let mut outputs = crate::output::Outputs::prepare(&named, &inputs)?;
     for path in &files {
         match proctor_pack::load(path) {
             Ok(document) => reports.extend(profiles.iter().map(|p| proctor_pack::check(&document, *p))),
@@ -169,10 +174,7 @@ fn check(profiles: &[PackProfile], format: PackCheckFormat, output: Option<&Path
             crate::report::html::packs(&reports, &unreadable, &given)
         }
     };
-    match output {
-        Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
-        None => crate::output::emit(&rendered),
-    }
+    crate::output::deliver(outputs.take("--output"), &rendered)?;
     Ok(if !unreadable.is_empty() {
         ExitCode::from(2)
     } else if reports.iter().any(|r| !r.valid) {
@@ -183,10 +185,16 @@ fn check(profiles: &[PackProfile], format: PackCheckFormat, output: Option<&Path
 }
 
 /// `path` when it is not a folder; else the pack files under it, sorted, or why there are none.
+/// The names `pack check` finds in a folder.
+const SUFFIXES: [&str; 3] = [".pack.json", ".pack.yaml", ".pack.yml"];
+
+/// Whether `pack check` on a folder reads `file`.
+fn pack_file(file: &Path) -> bool {
+    file.file_name().is_some_and(|n| SUFFIXES.iter().any(|s| n.to_string_lossy().ends_with(s)))
+}
+
 fn pack_files_under(path: &Path) -> Result<Vec<PathBuf>, String> {
-    const SUFFIXES: [&str; 3] = [".pack.json", ".pack.yaml", ".pack.yml"];
-    let is_pack = |file: &Path| file.file_name().is_some_and(|n| SUFFIXES.iter().any(|s| n.to_string_lossy().ends_with(s)));
-    let found = proctor_input::files_under(path, is_pack, usize::MAX).map_err(|e| e.to_string())?;
+    let found = proctor_input::files_under(path, pack_file, usize::MAX).map_err(|e| e.to_string())?;
     if found.is_empty() {
         return Err(format!("{}: no pack files under it ({})", path.display(), SUFFIXES.map(|s| format!("*{s}")).join(", ")));
     }

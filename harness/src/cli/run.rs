@@ -11,10 +11,13 @@ use anyhow::Context;
 use super::{RunArgs, UsageError, runtime};
 use proctor_conformance::protocol::Profile;
 
+use proctor_conformance::transport::PluginCommand;
+
 use crate::context::RunEnv;
+use crate::output::{Inputs, Outputs, refuse_clobbering};
 use crate::report::escape;
 use crate::runner::{RunResult, run};
-use crate::scenario::{Scenario, discover, load};
+use crate::scenario::{Process, Scenario, discover, load};
 use crate::snapshot::Comparison;
 
 pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
@@ -28,19 +31,6 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    let mut outputs: Vec<(&str, &Path)> = args.output.iter().map(|p| ("--output", p.as_path())).collect();
-    outputs.extend(args.write_baseline.iter().map(|p| ("--write-baseline", p.as_path())));
-    let inputs: Vec<(&str, &Path)> = files.iter().map(|f| ("a scenario file", f.as_path())).collect();
-    crate::output::refuse_clobbering(&outputs, &inputs).map_err(UsageError)?;
-    if let (Some(out), Some(read)) = (&args.output, &args.baseline) {
-        crate::output::refuse_clobbering(&[("--output", out)], &[("the --baseline file", read)]).map_err(UsageError)?;
-    }
-    let baseline = args
-        .baseline
-        .as_deref()
-        .map(|p| crate::baseline::Baseline::load(p, crate::baseline::Kind::Scenarios))
-        .transpose()
-        .map_err(|e| UsageError(e.to_string()))?;
     // A file that cannot be used is reported with its location, and the rest run.
     let mut unusable = Vec::new();
     let mut scenarios: Vec<(PathBuf, crate::scenario::Scenario)> = Vec::new();
@@ -60,6 +50,24 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
             },
             Err(e) => unusable.push(RunResult::unusable_file(f, e.to_string())),
         }
+    }
+    let root = std::env::current_dir()?;
+    let mut outputs = outputs(&args, &paths, &files, &scenarios, &root)?;
+    let kind = crate::baseline::Kind::Scenarios;
+    let baseline =
+        args.baseline.as_deref().map(|p| crate::baseline::Baseline::load(p, kind)).transpose().map_err(|e| UsageError(e.to_string()))?;
+    let previous = match (&baseline, &args.write_baseline) {
+        (None, Some(path)) => crate::baseline::Baseline::previous(path, kind).map_err(|e| UsageError(e.to_string()))?,
+        _ => None,
+    };
+    if let Some(dir) = &args.record_dir {
+        scenarios.retain(|(file, scenario)| match records_stay_inside(dir, scenario) {
+            Ok(()) => true,
+            Err(why) => {
+                unusable.push(RunResult::unusable_file(file, format!("{}: {why}", file.display())));
+                false
+            }
+        });
     }
     // `--profile`: one profile for every scenario, or each under both (`all`).
     let mut pairs: Vec<(String, [String; 2])> = Vec::new();
@@ -87,11 +95,7 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
         scenarios = expanded;
     }
-    if let Some(dir) = &args.record_dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let env =
-        Arc::new(RunEnv { root: std::env::current_dir()?, mock_program: std::env::current_exe()?, record_dir: args.record_dir.clone() });
+    let env = Arc::new(RunEnv { root, mock_program: std::env::current_exe()?, record_dir: args.record_dir.clone() });
     // clap bounds --jobs to 1..=1024, within what a semaphore can hold.
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()), |n| n as usize);
     let progress = std::io::stderr().is_terminal() && !args.no_progress;
@@ -131,21 +135,137 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     let mut results = results;
     results.extend(unusable);
     let stale = baseline.as_ref().map(|b| b.apply_to_scenarios(&mut results)).unwrap_or_default();
-    if let Some(path) = &args.write_baseline {
-        crate::output::write_atomically(path, crate::baseline::Baseline::write_scenarios(&results, baseline.as_ref()).as_bytes())?;
+    if let Some(target) = outputs.take("--write-baseline") {
+        target.write(crate::baseline::Baseline::write_scenarios(&results, baseline.as_ref().or(previous.as_ref())).as_bytes())?;
     }
     let failed = results.iter().filter(|r| !r.accepted()).count();
     let unusable = results.iter().filter(|r| r.unusable).count();
     let rendered = crate::report::scenarios::render(&results, &stale, &pairs, args.format);
-    match &args.output {
-        Some(path) => crate::output::write_atomically(path, rendered.as_bytes())?,
-        None => crate::output::emit(&rendered),
-    }
+    crate::output::deliver(outputs.take("--output"), &rendered)?;
     Ok(match (unusable, failed, stale.is_empty()) {
         (1.., _, _) => ExitCode::from(2),
         (0, 0, true) => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
+}
+
+/// Before anything runs: the report and `--write-baseline` can be written and
+/// replace nothing the run reads (a scenario file, or one a folder would find,
+/// a snapshot, a pack, a RuntimeConfig, a plugin's program or script); nor may
+/// a record `--record-dir` gets. The report may not replace `--baseline`; the
+/// record folder is created.
+fn outputs(
+    args: &RunArgs,
+    paths: &[PathBuf],
+    files: &[PathBuf],
+    scenarios: &[(PathBuf, Scenario)],
+    root: &Path,
+) -> Result<Outputs, UsageError> {
+    let mut inputs = Inputs::default();
+    for path in paths.iter().filter(|p| p.is_dir()) {
+        inputs.folder("a scenario folder", path, |_, file| file.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "snap"));
+    }
+    for file in files {
+        inputs.file("a scenario file", file);
+    }
+    for (file, scenario) in scenarios {
+        scenario_inputs(&mut inputs, file, scenario, root);
+    }
+    let mut named: Vec<(&str, &Path)> = args.output.iter().map(|p| ("--output", p.as_path())).collect();
+    named.extend(args.write_baseline.iter().map(|p| ("--write-baseline", p.as_path())));
+    if let (Some(out), Some(read)) = (&args.output, &args.baseline) {
+        let mut baseline = Inputs::default();
+        baseline.file("the --baseline file", read);
+        refuse_clobbering(&[("--output", out)], &baseline)?;
+    }
+    if let Some(dir) = &args.record_dir {
+        if dir.exists() && !dir.is_dir() {
+            return Err(UsageError(format!(
+                "--record-dir {}: is not a folder\nhint: give a folder (it is created when missing)",
+                dir.display()
+            )));
+        }
+        std::fs::create_dir_all(dir).map_err(|e| UsageError(format!("--record-dir {}: cannot create it: {e}", dir.display())))?;
+        let journal = dir.join(crate::context::LLM_JOURNAL);
+        record_can_be_kept(&journal).map_err(|why| UsageError(format!("--record-dir: the LLM journal {why}")))?;
+        let mut records: Vec<PathBuf> = vec![journal];
+        for (_, scenario) in scenarios {
+            let mocks = scenario.plugins.iter().filter(|p| matches!(p.process, Process::Mock(_)));
+            records.extend(mocks.filter_map(|p| crate::context::record_file(dir, &p.name).ok()));
+        }
+        let mut all = named.clone();
+        all.extend(records.iter().map(|r| ("--record-dir", r.as_path())));
+        refuse_clobbering(&all, &inputs)?;
+    }
+    Outputs::prepare(&named, &inputs)
+}
+
+/// What a scenario reads besides itself: its snapshot, its pack and
+/// RuntimeConfig, and the program and files of every plugin it runs (and
+/// every plugin its RuntimeConfig binds).
+pub(super) fn scenario_inputs(inputs: &mut Inputs, file: &Path, scenario: &Scenario, root: &Path) {
+    inputs.file("the scenario's snapshot", &crate::snapshot::path(file, &scenario.id));
+    let beside = |written: &str| file.parent().unwrap_or(Path::new("")).join(written);
+    if let Some(pack) = &scenario.pack {
+        inputs.file("the scenario's pack", &beside(pack));
+    }
+    if let Some(config) = &scenario.runtime_config {
+        let config = beside(config);
+        inputs.file("the scenario's RuntimeConfig", &config);
+        for binding in proctor_pack::runtime_config::load(&config).map(|c| c.bindings).unwrap_or_default() {
+            if let Some(mut command) = PluginCommand::new(binding.command.clone()) {
+                command.cwd = config.parent().map(Path::to_path_buf);
+                inputs.command(&format!("binding `{}`", binding.label()), &command);
+            }
+        }
+    }
+    for plugin in &scenario.plugins {
+        if let Process::Command(argv) = &plugin.process
+            && let Some(mut command) = PluginCommand::new(argv.clone())
+        {
+            command.cwd = Some(root.to_path_buf());
+            inputs.command(&format!("plugin `{}`", plugin.name), &command);
+        }
+    }
+}
+
+/// `--record-dir D` writes each mock plugin's record to `D/<name>.jsonl`: a
+/// name that would put it elsewhere (`../../x`, `/abs/x`, `a/b`), or on the
+/// LLM journal, or a record that is a link leading out of D, is the
+/// scenario's mistake, refused before it runs; so is a record that is there
+/// already and is no file (a FIFO, a device): `proctor verify` reads files.
+fn records_stay_inside(dir: &Path, scenario: &Scenario) -> Result<(), String> {
+    let inside = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mocks = scenario.plugins.iter().filter(|p| matches!(p.process, Process::Mock(_))).map(|p| p.name.as_str());
+    for name in mocks {
+        let record = crate::context::record_file(dir, name).map_err(|why| format!("plugin `{name}`: {why}"))?;
+        record_can_be_kept(&record).map_err(|why| format!("plugin `{name}`: {why}"))?;
+        // A link is followed as the mock would follow it, even to a file not there yet.
+        let leads_to = std::fs::read_link(&record).ok().map(|to| crate::output::location(&dir.join(to)));
+        if let Some(real) = leads_to
+            && !real.starts_with(&inside)
+        {
+            return Err(format!(
+                "plugin `{name}`: its record {} leads to {}, outside --record-dir {}\nhint: remove the link, or record to another folder",
+                record.display(),
+                real.display(),
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A record or journal `--record-dir` writes must be a file (or none yet):
+/// one `proctor verify` can read back, and one nobody has to read meanwhile.
+fn record_can_be_kept(path: &Path) -> Result<(), String> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(format!(
+            "{} is there and is not a file (a FIFO, a device or a folder), which `proctor verify` could not read back\nhint: remove it, or record to another folder",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The snapshot beside a scenario judges `proctor run` as it judges `cargo test`.

@@ -37,6 +37,7 @@ impl Judged {
 pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
     let config = proctor_pack::runtime_config::load(path).map_err(|e| UsageError(e.to_string()))?;
     let pack = args.pack.as_deref().map(proctor_pack::load).transpose().map_err(|e| UsageError(e.to_string()))?;
+    let mut outputs = outputs(args, path, &config)?;
     if args.fuzz.is_some() && pack.is_none() {
         return Err(UsageError("--fuzz with --runtime-config needs --pack: the tools' parameters are taken from the pack".into()).into());
     }
@@ -89,15 +90,35 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
         // Labels, commands and notes come from the config file: escaped for the terminal.
         Format::Markdown | Format::Text => crate::report::escape(&as_text(path, &judged, &notes, args.format)),
     };
-    match &args.output {
-        Some(out) => output::write_atomically(out, rendered.as_bytes())?,
-        None => output::emit(&rendered),
-    }
+    output::deliver(outputs.take("--output"), &rendered)?;
     Ok(match verdict(&judged) {
         "error" => ExitCode::from(2),
         "conformant" => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
+}
+
+/// Before anything runs: the report can be written and replaces nothing the
+/// run reads: the RuntimeConfig, `--pack`, and every binding's program,
+/// scripts and the cases file found beside its script.
+fn outputs(args: &CertifyArgs, path: &Path, config: &RuntimeConfig) -> Result<output::Outputs, UsageError> {
+    let mut inputs = output::Inputs::default();
+    inputs.file("the --runtime-config file", path);
+    if let Some(pack) = &args.pack {
+        inputs.file("the --pack file", pack);
+    }
+    for binding in &config.bindings {
+        let what = format!("binding `{}`", binding.label());
+        if let Some(mut command) = PluginCommand::new(binding.command.clone()) {
+            command.cwd = Some(config.dir.clone());
+            inputs.command(&what, &command);
+        }
+        if let Some(cases) = cases_beside(binding, config) {
+            inputs.file(format!("the cases file of {what}"), &cases);
+        }
+    }
+    let named: Vec<(&str, &Path)> = args.output.as_deref().map(|out| ("--output", out)).into_iter().collect();
+    output::Outputs::prepare(&named, &inputs)
 }
 
 /// `error` when a plugin could not be judged, `conformant` when every plugin is, else `nonconformant`.
@@ -160,7 +181,7 @@ fn certify_binding(
     };
     let mut report = judge(plan, !args.no_progress)?;
     report.title = Some(format!("proctor certify {} ({})", binding.label(), config.file.display()));
-    args.judging.apply(&mut report, None)?;
+    args.judging.apply(&mut report, &mut super::judging::Checked::default())?;
     Ok(report)
 }
 

@@ -35,14 +35,15 @@ pub fn run(config: &MockPluginConfig) -> i32 {
 /// then `{"at_ms":…,"eof":true}`), flushed as they arrive, so a runtime that
 /// kills the plugin still leaves a complete record; a process that ends by
 /// itself adds `{"at_ms":…,"exit":CODE}`.
-pub fn run_recording(config: &MockPluginConfig, record: &std::path::Path) -> io::Result<i32> {
+pub fn run_recording(config: &MockPluginConfig, record: std::fs::File) -> io::Result<i32> {
     recording(record, |stdin| run_with(config, stdin))
 }
 
 /// Runs `body` on a stdin that records every chunk it reads to `record`
 /// (the format of [`run_recording`]), then records how `body` ended.
-pub(crate) fn recording(record: &std::path::Path, body: impl FnOnce(Box<dyn Read>) -> i32) -> io::Result<i32> {
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(record)?;
+/// `record` is opened by the caller, for appending (proctor's `output` module
+/// decides how a path the user named may be written).
+pub(crate) fn recording(mut file: std::fs::File, body: impl FnOnce(Box<dyn Read>) -> i32) -> io::Result<i32> {
     // One record file can hold many processes (one-shot plugins): each starts with a marker.
     writeln!(file, "{}", serde_json::json!({"at_ms": 0, "start": true, "pid": std::process::id()}))?;
     file.flush()?;

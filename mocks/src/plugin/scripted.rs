@@ -24,7 +24,7 @@ pub fn run_script(script: &Script) -> i32 {
 }
 
 /// [`run_script`], recording stdin as [`run_recording`](super::run_recording) does.
-pub fn run_script_recording(script: &Script, record: &std::path::Path) -> io::Result<i32> {
+pub fn run_script_recording(script: &Script, record: std::fs::File) -> io::Result<i32> {
     recording(record, |stdin| play(script, stdin))
 }
 

@@ -15,7 +15,6 @@
 //! sequence, so concurrency would only make the answers nondeterministic.
 
 use std::future::Future;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -45,13 +44,11 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 const BODY_LIMIT: usize = 64 * 1024 * 1024;
 
 /// How the server behaves.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ProviderOptions {
     /// Answer requests the script does not cover with [`LENIENT_TEXT`]
     /// instead of an HTTP 400.
     pub lenient: bool,
-    /// Also write the journal to this file as JSON lines.
-    pub journal: Option<PathBuf>,
 }
 
 /// The mock provider: the script, its journal, and the HTTP routes.
@@ -80,16 +77,11 @@ impl Shared {
 }
 
 impl ProviderServer {
-    /// A server answering from `rounds`; fails only if the journal file
-    /// cannot be created.
-    pub fn new(rounds: Vec<LlmRound>, options: &ProviderOptions) -> std::io::Result<ProviderServer> {
-        let journal = match &options.journal {
-            Some(path) => Journal::to_file(path)
-                .map_err(|e| std::io::Error::new(e.kind(), format!("cannot create the journal file {}: {e}", path.display())))?,
-            None => Journal::default(),
-        };
+    /// A server answering from `rounds`, journaling to `journal` (see
+    /// [`Journal::writing_to`] for one mirrored to a file).
+    pub fn new(rounds: Vec<LlmRound>, options: &ProviderOptions, journal: Journal) -> ProviderServer {
         let inner = Mutex::new(Inner { llm: ScriptedLlm::new(rounds), journal });
-        Ok(ProviderServer { state: Arc::new(Shared { lenient: options.lenient, inner }) })
+        ProviderServer { state: Arc::new(Shared { lenient: options.lenient, inner }) }
     }
 
     /// The routes, for serving or for testing in process.

@@ -9,7 +9,7 @@ use crate::provider::{LlmError, LlmReply};
 
 /// Starts a server on 127.0.0.1:0; returns its address and a handle on it.
 async fn start(rounds: Vec<LlmRound>, lenient: bool) -> (std::net::SocketAddr, ProviderServer) {
-    let server = ProviderServer::new(rounds, &ProviderOptions { lenient, journal: None }).unwrap();
+    let server = ProviderServer::new(rounds, &ProviderOptions { lenient }, Journal::default());
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(server.clone().serve(listener, std::future::pending()));
