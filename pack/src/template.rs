@@ -18,6 +18,17 @@ pub const PROMPTKIT_FALLBACK: &str = "You are a helpful AI assistant.";
 /// How many find-replace passes PromptKit's renderer makes (`renderer.go`).
 const PROMPTKIT_PASSES: usize = 10;
 
+/// The largest system prompt proctor renders (16 MiB): far beyond any
+/// model's context. A 1 MB template repeating a 100 KB variable came to
+/// 100 GB (more through PromptKit's re-expanding passes, or fragments
+/// including fragments) and aborted on allocation; it is refused before the
+/// text is built.
+pub const MAX_RENDERED_BYTES: usize = 16 << 20;
+
+/// The rendered text would exceed [`MAX_RENDERED_BYTES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooLarge;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Placeholder {
     /// `{{name}}`: a variable.
@@ -193,7 +204,7 @@ pub fn render(
     declared: &[Declared],
     given: &BTreeMap<String, Value>,
     fragments: &BTreeMap<String, String>,
-) -> Rendered {
+) -> Result<Rendered, TooLarge> {
     if profile == PackProfile::PromptPackPython {
         return render_python(template, declared, given, fragments);
     }
@@ -202,9 +213,9 @@ pub fn render(
     values.extend(given.iter().map(|(k, v)| (k.clone(), value_text(profile, v))));
     match profile {
         PackProfile::PromptKit => {
-            let mut rendered = render_promptkit(template, declared, &values);
+            let mut rendered = render_promptkit(template, declared, &values)?;
             rendered.notes.extend(unchecked_by_promptkit(declared, given));
-            rendered
+            Ok(rendered)
         }
         _ => {
             // The spec: a value must be of the declared `type` and meet its `validation` (the same
@@ -215,7 +226,7 @@ pub fn render(
                 {
                     let message =
                         format!("variable `{}`: {message} (the spec: a value meets its declared type and validation)", variable.name);
-                    return Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() };
+                    return Ok(Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() });
                 }
             }
             render_documented(template, declared, &values, fragments)
@@ -240,46 +251,60 @@ fn unchecked_by_promptkit(declared: &[Declared], given: &BTreeMap<String, Value>
         .collect()
 }
 
-fn render_promptkit(template: &str, declared: &[Declared], values: &BTreeMap<String, String>) -> Rendered {
+fn render_promptkit(template: &str, declared: &[Declared], values: &BTreeMap<String, String>) -> Result<Rendered, TooLarge> {
     if let Some(missing) = declared.iter().find(|d| d.required && values.get(&d.name).is_none_or(String::is_empty)) {
-        return Rendered {
+        return Ok(Rendered {
             text: PROMPTKIT_FALLBACK.into(),
             outcome: Outcome::PromptKitFallback { variable: missing.name.clone() },
             notes: Vec::new(),
-        };
+        });
     }
     let mut text = template.to_string();
     for _ in 0..PROMPTKIT_PASSES {
         let before = text.clone();
         for (key, value) in values {
-            text = text.replace(&format!("{{{{{key}}}}}"), value);
+            let pattern = format!("{{{{{key}}}}}");
+            // The size after the replacement, known before it is built.
+            let grows = value.len().saturating_sub(pattern.len());
+            if text.len().saturating_add(text.matches(&pattern).count().saturating_mul(grows)) > MAX_RENDERED_BYTES {
+                return Err(TooLarge);
+            }
+            text = text.replace(&pattern, value);
         }
         if text == before {
             break;
         }
     }
     let unresolved: Vec<String> = scan(&text).into_iter().map(|f| f.raw).collect();
-    if unresolved.is_empty() {
+    Ok(if unresolved.is_empty() {
         Rendered { text, outcome: Outcome::Rendered, notes: Vec::new() }
     } else {
         Rendered { text: template.to_string(), outcome: Outcome::PromptKitRaw { unresolved }, notes: Vec::new() }
-    }
+    })
 }
 
-/// Replaces each placeholder once, left to right, by what `fill` returns (`None` leaves it).
-fn substitute(template: &str, mut fill: impl FnMut(&Found) -> Option<String>) -> String {
-    let mut out = String::with_capacity(template.len());
+/// Replaces each placeholder once, left to right, by what `fill` returns
+/// (`None` leaves it); stops as soon as the text would pass [`MAX_RENDERED_BYTES`].
+fn substitute(template: &str, mut fill: impl FnMut(&Found) -> Option<String>) -> Result<String, TooLarge> {
+    let mut out = String::with_capacity(template.len().min(MAX_RENDERED_BYTES));
+    let push = |out: &mut String, text: &str| {
+        if out.len() + text.len() > MAX_RENDERED_BYTES {
+            return Err(TooLarge);
+        }
+        out.push_str(text);
+        Ok(())
+    };
     let mut last = 0;
     for found in scan(template) {
-        out.push_str(&template[last..found.offset]);
+        push(&mut out, &template[last..found.offset])?;
         match fill(&found) {
-            Some(text) => out.push_str(&text),
-            None => out.push_str(&found.raw),
+            Some(text) => push(&mut out, &text)?,
+            None => push(&mut out, &found.raw)?,
         }
         last = found.offset + found.raw.len();
     }
-    out.push_str(&template[last..]);
-    out
+    push(&mut out, &template[last..])?;
+    Ok(out)
 }
 
 fn render_documented(
@@ -287,20 +312,20 @@ fn render_documented(
     declared: &[Declared],
     values: &BTreeMap<String, String>,
     fragments: &BTreeMap<String, String>,
-) -> Rendered {
+) -> Result<Rendered, TooLarge> {
     if let Some(missing) = declared.iter().find(|d| d.required && !values.contains_key(&d.name)) {
-        return Rendered {
+        return Ok(Rendered {
             text: String::new(),
             outcome: Outcome::Refused { message: format!("required variable `{}` has no value", missing.name) },
             notes: Vec::new(),
-        };
+        });
     }
     let mut notes = Vec::new();
     // Fragments first (they may hold variables, as the spec's examples imply), then one variable pass.
     let expanded = substitute(template, |found| match &found.placeholder {
         Placeholder::Fragment(name) => fragments.get(name).cloned(),
         _ => None,
-    });
+    })?;
     let text = substitute(&expanded, |found| match &found.placeholder {
         Placeholder::Variable(name) => match values.get(name) {
             Some(value) => Some(value.clone()),
@@ -313,16 +338,21 @@ fn render_documented(
             notes.push(format!("{} is left in the text: the spec defines no such placeholder", found.raw));
             None
         }
-    });
-    Rendered { text, outcome: Outcome::Rendered, notes }
+    })?;
+    Ok(Rendered { text, outcome: Outcome::Rendered, notes })
 }
 
 /// promptpack-python: `validate_variables` (strict: an unknown name, a missing required variable, a
 /// value of the wrong type or against its `validation` is an error; values are coerced to the declared
 /// type), then `TemplateEngine.render` (strict: `{{name}}` and `{{fragment:x}}` with no value are
 /// errors; anything its pattern does not match, such as `{{fragments.x}}`, stays in the text).
-fn render_python(template: &str, declared: &[Declared], given: &BTreeMap<String, Value>, fragments: &BTreeMap<String, String>) -> Rendered {
-    let refuse = |message: String| Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() };
+fn render_python(
+    template: &str,
+    declared: &[Declared],
+    given: &BTreeMap<String, Value>,
+    fragments: &BTreeMap<String, String>,
+) -> Result<Rendered, TooLarge> {
+    let refuse = |message: String| Ok(Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() });
     if let Some(unknown) = given.keys().find(|k| !declared.iter().any(|d| &d.name == *k)) {
         return refuse(format!("Variable '{unknown}': Unknown variable"));
     }
@@ -342,10 +372,10 @@ fn render_python(template: &str, declared: &[Declared], given: &BTreeMap<String,
     }
     let mut notes = Vec::new();
     let mut refused = None;
-    let text = python_fill(template, &values, fragments, &mut refused, &mut notes, 0);
+    let text = python_fill(template, &values, fragments, &mut refused, &mut notes, 0)?;
     match refused {
         Some(message) => refuse(message),
-        None => Rendered { text, outcome: Outcome::Rendered, notes },
+        None => Ok(Rendered { text, outcome: Outcome::Rendered, notes }),
     }
 }
 
@@ -357,8 +387,10 @@ fn python_fill(
     refused: &mut Option<String>,
     notes: &mut Vec<String>,
     depth: usize,
-) -> String {
-    substitute(template, |found| match &found.placeholder {
+) -> Result<String, TooLarge> {
+    // A fragment too large to include stops the whole render, not only its placeholder.
+    let mut too_large = false;
+    let text = substitute(template, |found| match &found.placeholder {
         Placeholder::Variable(name) => match values.get(name) {
             Some(value) => Some(value.clone()),
             None => {
@@ -368,7 +400,13 @@ fn python_fill(
         },
         Placeholder::PythonFragment(name) => match fragments.get(name) {
             // A fragment naming itself recurses until Python's stack gives out; stop earlier.
-            Some(text) if depth < 16 => Some(python_fill(text, values, fragments, refused, notes, depth + 1)),
+            Some(text) if depth < 16 => match python_fill(text, values, fragments, refused, notes, depth + 1) {
+                Ok(text) => Some(text),
+                Err(TooLarge) => {
+                    too_large = true;
+                    None
+                }
+            },
             Some(_) => {
                 refused.get_or_insert_with(|| format!("fragment {name} includes itself (RecursionError)"));
                 None
@@ -382,7 +420,8 @@ fn python_fill(
             notes.push(format!("{} is left in the text as it is", found.raw));
             None
         }
-    })
+    })?;
+    if too_large { Err(TooLarge) } else { Ok(text) }
 }
 
 /// `_validate_type` and `_validate_rules` of promptpack-python's `variables.py`.
@@ -474,6 +513,38 @@ mod tests {
 
     fn text(pairs: &[(&str, &str)]) -> BTreeMap<String, Value> {
         pairs.iter().map(|(k, v)| (k.to_string(), Value::from(*v))).collect()
+    }
+
+    /// Renders within the bound (every test here but one does).
+    fn render(
+        profile: PackProfile,
+        template: &str,
+        declared: &[Declared],
+        given: &BTreeMap<String, Value>,
+        fragments: &BTreeMap<String, String>,
+    ) -> Rendered {
+        super::render(profile, template, declared, given, fragments).expect("within MAX_RENDERED_BYTES")
+    }
+
+    #[test]
+    fn a_render_past_the_bound_is_refused_under_every_profile_before_it_is_built() {
+        // A 1 MB template repeating a 100 KB variable: 20 GB of text.
+        let template = "{{v}}".repeat(200_000);
+        let vars = [declared("v", true, None)];
+        let given = text(&[("v", &"x".repeat(100_000))]);
+        let none = BTreeMap::new();
+        for profile in [PackProfile::Documented, PackProfile::PromptKit, PackProfile::PromptPackPython] {
+            assert_eq!(super::render(profile, &template, &vars, &given, &none), Err(TooLarge), "{profile:?}");
+        }
+        // PromptKit's passes re-expand a value holding its own placeholder: 2^10 copies.
+        let given = text(&[("v", &format!("{}{{{{v}}}}{{{{v}}}}", "y".repeat(40_000)))]);
+        assert_eq!(super::render(PackProfile::PromptKit, "{{v}}", &vars, &given, &none), Err(TooLarge));
+        // promptpack-python's fragments including fragments, 16 deep, each twice.
+        let fragments: BTreeMap<String, String> = (0..16)
+            .map(|i| (format!("f{i}"), format!("{}{{{{fragment:f{}}}}}{{{{fragment:f{}}}}}", "z".repeat(1000), i + 1, i + 1)))
+            .collect();
+        let given = text(&[("v", "1")]);
+        assert_eq!(super::render(PackProfile::PromptPackPython, "{{fragment:f0}}", &vars, &given, &fragments), Err(TooLarge));
     }
 
     #[test]
