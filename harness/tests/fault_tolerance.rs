@@ -162,7 +162,7 @@ fn a_sigkilled_proctor_takes_its_plugins_with_it() {
     let runs: [(&[&str], Vec<String>, usize); 3] = [
         (
             &["certify", "--no-progress", "--protocol", "picoclaw-hook", "--timeout-ms", "60000"],
-            mock("picoclaw-hook", &["--fault", "hang"]),
+            mock("picoclaw-hook", &["--fault", "hang", "--fault", "ignore-eof"]),
             1,
         ),
         (
