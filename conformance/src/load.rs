@@ -11,9 +11,10 @@
 //! at most C at a time.
 //!
 //! Nothing here retries or restarts: a plugin that dies loses every request
-//! it had not answered, and those count as errors. A JSON-RPC `error` reply
-//! is an answer, not an error (the generated arguments may not suit the
-//! tool); it is counted apart. A PromptKit server has no handshake, so its
+//! it had not answered, and those count as errors. So does a JSON-RPC
+//! `error` reply: the request was not served, and a load whose every reply
+//! is an error measured how fast the plugin refuses, not how it works (it
+//! reported `errors 0` and exit 0). A PromptKit server has no handshake, so its
 //! first request includes the interpreter's start-up, as in PromptKit,
 //! which starts servers on their first call (see `latency_us.max`).
 //! The plugin's pid (for `VmRSS`) is found in `/proc` as the new child of
@@ -62,11 +63,14 @@ pub struct ErrorKinds {
     pub crashes: usize,
     /// Requests that could not be sent: spawn or write failures.
     pub not_sent: usize,
+    /// Well-formed replies carrying a JSON-RPC `error` object: the plugin
+    /// refused the request (for a tool, perhaps the generated arguments).
+    pub error_replies: usize,
 }
 
 impl ErrorKinds {
     fn total(&self) -> usize {
-        self.timeouts + self.bad_replies + self.crashes + self.not_sent
+        self.timeouts + self.bad_replies + self.crashes + self.not_sent + self.error_replies
     }
 }
 
@@ -101,13 +105,9 @@ pub struct LoadReport {
     pub protocol: &'static str,
     /// Requests attempted.
     pub requests: usize,
-    /// Requests that got a good reply.
+    /// Requests that got a good reply (a `result`, for JSON-RPC families).
     pub ok: usize,
-    /// Of those, replies carrying a JSON-RPC `error` object: a well-formed
-    /// answer (the tool refused the generated arguments), so not an error of
-    /// the load, but worth knowing when every reply is one.
-    pub error_replies: usize,
-    /// Requests that did not.
+    /// Requests that did not (a JSON-RPC `error` reply among them).
     pub errors: usize,
     /// The errors by kind.
     pub error_kinds: ErrorKinds,
@@ -132,7 +132,6 @@ struct Tally {
     latencies: Vec<u64>,
     errors: ErrorKinds,
     rss: Vec<(Option<u64>, Option<u64>)>,
-    error_replies: usize,
     /// When the first request was written and the last answer read: start-up
     /// (an interpreter loading, `hook.hello`) and shutdown of long-lived
     /// plugins are not load, so they stay outside the throughput window.
@@ -150,14 +149,11 @@ impl Tally {
         self.latencies.push(u64::try_from(took.as_micros()).unwrap_or(u64::MAX));
     }
 
-    /// Judges a JSON-RPC reply body: `result` or `error` is an answer.
+    /// Judges a JSON-RPC reply body: only a `result` served the request.
     fn reply(&mut self, body: Option<ReplyBody>, took: Duration) {
         match body {
             Some(ReplyBody::Result(_)) => self.ok(took),
-            Some(ReplyBody::Error(_)) => {
-                self.error_replies += 1;
-                self.ok(took);
-            }
+            Some(ReplyBody::Error(_)) => self.errors.error_replies += 1,
             _ => self.errors.bad_replies += 1,
         }
     }
@@ -201,7 +197,6 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, SpawnError> {
         protocol: opts.family.name(),
         requests: opts.requests,
         ok,
-        error_replies: tally.error_replies,
         errors,
         error_kinds: tally.errors,
         concurrency: opts.concurrency,
@@ -324,7 +319,6 @@ async fn workers(opts: &Arc<LoadOptions>, profile: Profile, tally: &mut Tally) -
         spawned += count;
         tally.latencies.extend(part.latencies);
         tally.rss.extend(part.rss);
-        tally.error_replies += part.error_replies;
         if let (Some(first), Some(last)) = (part.first, part.last) {
             tally.window(first, last);
         }
@@ -333,6 +327,7 @@ async fn workers(opts: &Arc<LoadOptions>, profile: Profile, tally: &mut Tally) -
         tally.errors.bad_replies += e.bad_replies;
         tally.errors.crashes += e.crashes;
         tally.errors.not_sent += e.not_sent;
+        tally.errors.error_replies += e.error_replies;
     }
     Ok(spawned)
 }

@@ -353,6 +353,11 @@ impl Certificate {
 /// The most files a folder given to `--covers` may hold.
 const MAX_COVERED_FILES: usize = 10_000;
 
+/// The largest file a certificate hashes (1 GiB). A signal stops the hashing
+/// at any size (`interrupt` runs on its own thread); this bound keeps a huge
+/// file from being read for minutes when nobody interrupts.
+const MAX_HASHED_BYTES: u64 = 1 << 30;
+
 /// The most a certificate file may hold (one lists a check result per line of a report).
 const MAX_CERTIFICATE_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -361,20 +366,41 @@ fn sha256_of(path: &Path) -> Result<String, CertificateError> {
     let io = |source| CertificateError::Io { path: path.to_path_buf(), source };
     // Only a regular file has bytes to certify: /dev/zero would be read forever, and opening a
     // FIFO nobody writes would never return, so the kind is asked before the file is opened.
-    if !std::fs::metadata(path).map_err(io)?.is_file() {
+    let metadata = std::fs::metadata(path).map_err(io)?;
+    if !metadata.is_file() {
         let not_file =
             std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file (a device, pipe or FIFO has no fixed bytes to hash)");
         return Err(io(not_file));
     }
-    let mut file = std::fs::File::open(path).map_err(io)?;
+    // An 8 GB (sparse) file was hashed to its end; no plugin, script or input of one is
+    // that large, and a certified file never is, so a larger one now has changed.
+    let too_large = |size: u64| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "{size} bytes, more than the {} MiB proctor hashes; a plugin, its script and the inputs a certificate covers are smaller: leave this file out of --covers",
+                MAX_HASHED_BYTES >> 20
+            ),
+        ))
+    };
+    if metadata.len() > MAX_HASHED_BYTES {
+        return Err(too_large(metadata.len()));
+    }
+    // Bounded again while reading: the file may grow after its size was asked.
+    let mut file = std::fs::File::open(path).map_err(io)?.take(MAX_HASHED_BYTES + 1);
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 64 * 1024];
+    let mut read = 0u64;
     loop {
         let n = file.read(&mut buf).map_err(io)?;
         if n == 0 {
             break;
         }
+        read += n as u64;
         hasher.update(&buf[..n]);
+    }
+    if read > MAX_HASHED_BYTES {
+        return Err(too_large(read));
     }
     Ok(hex(&hasher.finalize()))
 }
@@ -393,6 +419,16 @@ mod tests {
         assert!(err.to_string().contains("not a regular file"), "{err}");
         let err = Certificate::load(Path::new("/dev/zero")).unwrap_err();
         assert!(err.to_string().contains("/dev/zero: is a device, not a file"), "{err}");
+    }
+
+    #[test]
+    fn a_file_over_the_bound_is_refused_before_it_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("huge");
+        // Sparse: no disk is used, but reading it would take gigabytes.
+        std::fs::File::create(&f).unwrap().set_len(8 << 30).unwrap();
+        let err = sha256_of(&f).unwrap_err().to_string();
+        assert!(err.contains("huge: 8589934592 bytes, more than the 1024 MiB proctor hashes"), "{err}");
     }
 
     #[test]

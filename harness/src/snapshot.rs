@@ -50,6 +50,9 @@ pub fn compare(path: &Path, entries: &[Entry]) -> Result<Comparison, String> {
     };
     let body = body(&text).ok_or_else(|| malformed("no `---` header"))?;
     let expected: Value = serde_saphyr::from_str(body).map_err(|e| malformed(&e.to_string()))?;
+    if let Some(why) = not_a_transcript(&expected) {
+        return Err(malformed(why));
+    }
     let got = serde_json::to_value(entries).map_err(|e| malformed(&e.to_string()))?;
     Ok(match first_difference(&expected, &got) {
         None => Comparison::Matches,
@@ -58,6 +61,21 @@ pub fn compare(path: &Path, entries: &[Entry]) -> Result<Comparison, String> {
             path.display()
         )),
     })
+}
+
+/// Why a snapshot's body compares nothing, if it does not: a run's transcript
+/// is a list of entries, each on a channel. A header alone (or `[]`, a map, a
+/// list of scalars) once compared equal to any run, so a scenario with no
+/// `expect` passed having judged nothing.
+fn not_a_transcript(expected: &Value) -> Option<&'static str> {
+    let Some(entries) = expected.as_array() else {
+        return Some("it holds no transcript, only its header: a snapshot must compare something");
+    };
+    if entries.is_empty() {
+        return Some("its transcript has no entry: a snapshot must compare something");
+    }
+    let entry = |e: &Value| e.get("channel").is_some_and(Value::is_string) && e.get("kind").is_some_and(Value::is_string);
+    (!entries.iter().all(entry)).then_some("an entry of its transcript has no `channel` and `kind`")
 }
 
 /// The YAML after insta's `---`-delimited header.
@@ -121,5 +139,23 @@ mod tests {
         assert!(matches!(compare(&snap, &[score(0.5)]), Ok(Comparison::Differs(_))));
         std::fs::write(&snap, "no header").unwrap();
         assert!(compare(&snap, &[]).unwrap_err().contains("is malformed"));
+    }
+
+    #[test]
+    fn a_snapshot_that_holds_no_transcript_compares_nothing_and_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let snap = dir.path().join("t.snap");
+        let run = [entry("stdout", "{}\n")];
+        for (body, why) in [
+            ("", "holds no transcript"),
+            ("~\n", "holds no transcript"),
+            ("{}\n", "holds no transcript"),
+            ("[]\n", "has no entry"),
+            ("- 1\n- 2\n", "no `channel` and `kind`"),
+        ] {
+            std::fs::write(&snap, format!("---\nsource: x\n---\n{body}")).unwrap();
+            let err = compare(&snap, &run).expect_err(body);
+            assert!(err.contains("is malformed") && err.contains(why), "{body:?}: {err}");
+        }
     }
 }

@@ -108,6 +108,9 @@ fn run_one(path: &PathBuf, env: &RunEnv) -> Result<(), Failed> {
         let transcript = serde_json::to_string_pretty(&result.transcript.entries).unwrap_or_default();
         return Err(format!("{}\n\ntranscript:\n{transcript}", result.problems.join("\n")).into());
     }
+    // A snapshot holding no transcript (a header alone) is refused here as by `proctor run`:
+    // whatever insta would make of it, it compares nothing.
+    crate::snapshot::compare(&crate::snapshot::path(path, &scenario.id), &result.transcript.entries).map_err(Failed::from)?;
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(crate::snapshot::dir(path));
     settings.set_prepend_module_to_snapshot(false);

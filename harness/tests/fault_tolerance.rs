@@ -153,3 +153,50 @@ fn interrupting_load_while_it_spawns_leaves_no_plugin_behind() {
         assert_nothing_left(&m);
     }
 }
+
+#[test]
+fn a_sigkilled_proctor_takes_its_plugins_with_it() {
+    // No handler runs on SIGKILL: each plugin must die with proctor by itself
+    // (PR_SET_PDEATHSIG, set from a spawner thread that lives as long as proctor,
+    // so plugins spawned from tokio's workers are covered too).
+    let runs: [(&[&str], Vec<String>, usize); 3] = [
+        (
+            &["certify", "--no-progress", "--protocol", "picoclaw-hook", "--timeout-ms", "60000"],
+            mock("picoclaw-hook", &["--fault", "hang", "--fault", "ignore-eof"]),
+            1,
+        ),
+        (
+            &["load", "--protocol", "runok-extension", "--requests", "30", "--concurrency", "3", "--timeout-ms", "60000"],
+            mock("runok-extension", &["--fault", "hang"]),
+            3,
+        ),
+        (
+            &["load", "--protocol", "promptkit-server", "--requests", "30", "--concurrency", "2", "--timeout-ms", "60000"],
+            mock("promptkit-server", &["--fault", "hang"]),
+            2,
+        ),
+    ];
+    for (args, plugin, plugins) in runs {
+        let m = marker("sigkill");
+        let mut child = Command::new(proctor())
+            .env("PROCTOR_TEST_MARKER", &m)
+            .args(args)
+            .arg("--")
+            .args(&plugin)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn proctor");
+        let start = Instant::now();
+        while marked(&m).len() < plugins + 1 && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let running: Vec<u32> = marked(&m).into_iter().filter(|pid| *pid != child.id()).collect();
+        assert!(running.len() >= plugins, "{args:?}: the plugins did not start: {running:?}");
+        let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+        rustix::process::kill_process(pid, rustix::process::Signal::KILL).expect("SIGKILL proctor");
+        child.wait().expect("wait proctor");
+        // The plugins' own pids, gone (or zombies awaiting whoever adopted them) within a bounded wait.
+        assert_nothing_left(&m);
+    }
+}

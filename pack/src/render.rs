@@ -40,6 +40,11 @@ pub enum RenderError {
     NoSuchPrompt { wanted: String, known: String },
     #[error("the pack has no workflow state `{wanted}`; {known}")]
     NoSuchState { wanted: String, known: String },
+    #[error(
+        "prompt `{prompt}` renders to more than {} MiB under {profile} (a large variable repeated in its template, or re-expanded); proctor refuses to build it, and no model would take it",
+        template::MAX_RENDERED_BYTES >> 20
+    )]
+    TooLarge { prompt: String, profile: String },
 }
 
 /// The prompt (its key) workflow state `state` runs, or which states there are.
@@ -171,7 +176,8 @@ pub fn render(pack: &Value, key: &str, profile: PackProfile, given: &BTreeMap<St
         .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
         .collect();
     let template = prompt.get("system_template").and_then(Value::as_str).unwrap_or_default();
-    let rendered = template::render(profile, template, &declared, given, &fragments);
+    let rendered = template::render(profile, template, &declared, given, &fragments)
+        .map_err(|template::TooLarge| RenderError::TooLarge { prompt: key.to_string(), profile: profile.name().to_string() })?;
 
     let tool_defs = pack.get("tools").and_then(Value::as_object);
     let members = pack.get("agents").and_then(|a| a.get("members")).and_then(Value::as_object);

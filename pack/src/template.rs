@@ -18,6 +18,17 @@ pub const PROMPTKIT_FALLBACK: &str = "You are a helpful AI assistant.";
 /// How many find-replace passes PromptKit's renderer makes (`renderer.go`).
 const PROMPTKIT_PASSES: usize = 10;
 
+/// The largest system prompt proctor renders (16 MiB): far beyond any
+/// model's context. A 1 MB template repeating a 100 KB variable came to
+/// 100 GB (more through PromptKit's re-expanding passes, or fragments
+/// including fragments) and aborted on allocation; it is refused before the
+/// text is built.
+pub const MAX_RENDERED_BYTES: usize = 16 << 20;
+
+/// The rendered text would exceed [`MAX_RENDERED_BYTES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooLarge;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Placeholder {
     /// `{{name}}`: a variable.
@@ -193,7 +204,7 @@ pub fn render(
     declared: &[Declared],
     given: &BTreeMap<String, Value>,
     fragments: &BTreeMap<String, String>,
-) -> Rendered {
+) -> Result<Rendered, TooLarge> {
     if profile == PackProfile::PromptPackPython {
         return render_python(template, declared, given, fragments);
     }
@@ -202,9 +213,9 @@ pub fn render(
     values.extend(given.iter().map(|(k, v)| (k.clone(), value_text(profile, v))));
     match profile {
         PackProfile::PromptKit => {
-            let mut rendered = render_promptkit(template, declared, &values);
+            let mut rendered = render_promptkit(template, declared, &values)?;
             rendered.notes.extend(unchecked_by_promptkit(declared, given));
-            rendered
+            Ok(rendered)
         }
         _ => {
             // The spec: a value must be of the declared `type` and meet its `validation` (the same
@@ -215,7 +226,7 @@ pub fn render(
                 {
                     let message =
                         format!("variable `{}`: {message} (the spec: a value meets its declared type and validation)", variable.name);
-                    return Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() };
+                    return Ok(Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() });
                 }
             }
             render_documented(template, declared, &values, fragments)
@@ -240,46 +251,60 @@ fn unchecked_by_promptkit(declared: &[Declared], given: &BTreeMap<String, Value>
         .collect()
 }
 
-fn render_promptkit(template: &str, declared: &[Declared], values: &BTreeMap<String, String>) -> Rendered {
+fn render_promptkit(template: &str, declared: &[Declared], values: &BTreeMap<String, String>) -> Result<Rendered, TooLarge> {
     if let Some(missing) = declared.iter().find(|d| d.required && values.get(&d.name).is_none_or(String::is_empty)) {
-        return Rendered {
+        return Ok(Rendered {
             text: PROMPTKIT_FALLBACK.into(),
             outcome: Outcome::PromptKitFallback { variable: missing.name.clone() },
             notes: Vec::new(),
-        };
+        });
     }
     let mut text = template.to_string();
     for _ in 0..PROMPTKIT_PASSES {
         let before = text.clone();
         for (key, value) in values {
-            text = text.replace(&format!("{{{{{key}}}}}"), value);
+            let pattern = format!("{{{{{key}}}}}");
+            // The size after the replacement, known before it is built.
+            let grows = value.len().saturating_sub(pattern.len());
+            if text.len().saturating_add(text.matches(&pattern).count().saturating_mul(grows)) > MAX_RENDERED_BYTES {
+                return Err(TooLarge);
+            }
+            text = text.replace(&pattern, value);
         }
         if text == before {
             break;
         }
     }
     let unresolved: Vec<String> = scan(&text).into_iter().map(|f| f.raw).collect();
-    if unresolved.is_empty() {
+    Ok(if unresolved.is_empty() {
         Rendered { text, outcome: Outcome::Rendered, notes: Vec::new() }
     } else {
         Rendered { text: template.to_string(), outcome: Outcome::PromptKitRaw { unresolved }, notes: Vec::new() }
-    }
+    })
 }
 
-/// Replaces each placeholder once, left to right, by what `fill` returns (`None` leaves it).
-fn substitute(template: &str, mut fill: impl FnMut(&Found) -> Option<String>) -> String {
-    let mut out = String::with_capacity(template.len());
+/// Replaces each placeholder once, left to right, by what `fill` returns
+/// (`None` leaves it); stops as soon as the text would pass [`MAX_RENDERED_BYTES`].
+fn substitute(template: &str, mut fill: impl FnMut(&Found) -> Option<String>) -> Result<String, TooLarge> {
+    let mut out = String::with_capacity(template.len().min(MAX_RENDERED_BYTES));
+    let push = |out: &mut String, text: &str| {
+        if out.len() + text.len() > MAX_RENDERED_BYTES {
+            return Err(TooLarge);
+        }
+        out.push_str(text);
+        Ok(())
+    };
     let mut last = 0;
     for found in scan(template) {
-        out.push_str(&template[last..found.offset]);
+        push(&mut out, &template[last..found.offset])?;
         match fill(&found) {
-            Some(text) => out.push_str(&text),
-            None => out.push_str(&found.raw),
+            Some(text) => push(&mut out, &text)?,
+            None => push(&mut out, &found.raw)?,
         }
         last = found.offset + found.raw.len();
     }
-    out.push_str(&template[last..]);
-    out
+    push(&mut out, &template[last..])?;
+    Ok(out)
 }
 
 fn render_documented(
@@ -287,20 +312,20 @@ fn render_documented(
     declared: &[Declared],
     values: &BTreeMap<String, String>,
     fragments: &BTreeMap<String, String>,
-) -> Rendered {
+) -> Result<Rendered, TooLarge> {
     if let Some(missing) = declared.iter().find(|d| d.required && !values.contains_key(&d.name)) {
-        return Rendered {
+        return Ok(Rendered {
             text: String::new(),
             outcome: Outcome::Refused { message: format!("required variable `{}` has no value", missing.name) },
             notes: Vec::new(),
-        };
+        });
     }
     let mut notes = Vec::new();
     // Fragments first (they may hold variables, as the spec's examples imply), then one variable pass.
     let expanded = substitute(template, |found| match &found.placeholder {
         Placeholder::Fragment(name) => fragments.get(name).cloned(),
         _ => None,
-    });
+    })?;
     let text = substitute(&expanded, |found| match &found.placeholder {
         Placeholder::Variable(name) => match values.get(name) {
             Some(value) => Some(value.clone()),
@@ -313,16 +338,21 @@ fn render_documented(
             notes.push(format!("{} is left in the text: the spec defines no such placeholder", found.raw));
             None
         }
-    });
-    Rendered { text, outcome: Outcome::Rendered, notes }
+    })?;
+    Ok(Rendered { text, outcome: Outcome::Rendered, notes })
 }
 
 /// promptpack-python: `validate_variables` (strict: an unknown name, a missing required variable, a
 /// value of the wrong type or against its `validation` is an error; values are coerced to the declared
 /// type), then `TemplateEngine.render` (strict: `{{name}}` and `{{fragment:x}}` with no value are
 /// errors; anything its pattern does not match, such as `{{fragments.x}}`, stays in the text).
-fn render_python(template: &str, declared: &[Declared], given: &BTreeMap<String, Value>, fragments: &BTreeMap<String, String>) -> Rendered {
-    let refuse = |message: String| Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() };
+fn render_python(
+    template: &str,
+    declared: &[Declared],
+    given: &BTreeMap<String, Value>,
+    fragments: &BTreeMap<String, String>,
+) -> Result<Rendered, TooLarge> {
+    let refuse = |message: String| Ok(Rendered { text: String::new(), outcome: Outcome::Refused { message }, notes: Vec::new() });
     if let Some(unknown) = given.keys().find(|k| !declared.iter().any(|d| &d.name == *k)) {
         return refuse(format!("Variable '{unknown}': Unknown variable"));
     }
@@ -342,10 +372,10 @@ fn render_python(template: &str, declared: &[Declared], given: &BTreeMap<String,
     }
     let mut notes = Vec::new();
     let mut refused = None;
-    let text = python_fill(template, &values, fragments, &mut refused, &mut notes, 0);
+    let text = python_fill(template, &values, fragments, &mut refused, &mut notes, 0)?;
     match refused {
         Some(message) => refuse(message),
-        None => Rendered { text, outcome: Outcome::Rendered, notes },
+        None => Ok(Rendered { text, outcome: Outcome::Rendered, notes }),
     }
 }
 
@@ -357,8 +387,10 @@ fn python_fill(
     refused: &mut Option<String>,
     notes: &mut Vec<String>,
     depth: usize,
-) -> String {
-    substitute(template, |found| match &found.placeholder {
+) -> Result<String, TooLarge> {
+    // A fragment too large to include stops the whole render, not only its placeholder.
+    let mut too_large = false;
+    let text = substitute(template, |found| match &found.placeholder {
         Placeholder::Variable(name) => match values.get(name) {
             Some(value) => Some(value.clone()),
             None => {
@@ -368,7 +400,13 @@ fn python_fill(
         },
         Placeholder::PythonFragment(name) => match fragments.get(name) {
             // A fragment naming itself recurses until Python's stack gives out; stop earlier.
-            Some(text) if depth < 16 => Some(python_fill(text, values, fragments, refused, notes, depth + 1)),
+            Some(text) if depth < 16 => match python_fill(text, values, fragments, refused, notes, depth + 1) {
+                Ok(text) => Some(text),
+                Err(TooLarge) => {
+                    too_large = true;
+                    None
+                }
+            },
             Some(_) => {
                 refused.get_or_insert_with(|| format!("fragment {name} includes itself (RecursionError)"));
                 None
@@ -382,7 +420,8 @@ fn python_fill(
             notes.push(format!("{} is left in the text as it is", found.raw));
             None
         }
-    })
+    })?;
+    if too_large { Err(TooLarge) } else { Ok(text) }
 }
 
 /// `_validate_type` and `_validate_rules` of promptpack-python's `variables.py`.
@@ -463,148 +502,5 @@ fn python_repr(value: &Value) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    fn declared(name: &str, required: bool, default: Option<Value>) -> Declared {
-        Declared { name: name.into(), required, default, ..Declared::default() }
-    }
-
-    fn text(pairs: &[(&str, &str)]) -> BTreeMap<String, Value> {
-        pairs.iter().map(|(k, v)| (k.to_string(), Value::from(*v))).collect()
-    }
-
-    #[test]
-    fn scan_classifies_placeholders() {
-        let kinds: Vec<Placeholder> =
-            scan("{{a}} {{fragments.f}} {{fragment:g}} {{artifacts.x}} {{ b }} {{#if c}} {{").into_iter().map(|f| f.placeholder).collect();
-        assert_eq!(
-            kinds,
-            vec![
-                Placeholder::Variable("a".into()),
-                Placeholder::Fragment("f".into()),
-                Placeholder::PythonFragment("g".into()),
-                Placeholder::Artifact("x".into()),
-                Placeholder::Spaced("b".into()),
-                Placeholder::Other("#if c".into()),
-            ]
-        );
-    }
-
-    #[test]
-    fn go_and_python_print_numbers_their_own_way() {
-        assert_eq!(go_float(1_000_000.0), "1e+06");
-        assert_eq!(go_float(100_000.0), "100000");
-        assert_eq!(go_float(1.5), "1.5");
-        assert_eq!(go_float(123_456_789.0), "1.23456789e+08");
-        assert_eq!(go_float(0.00001), "1e-05");
-        assert_eq!(go_float(0.0001), "0.0001");
-        assert_eq!(go_float(-2.0), "-2");
-        assert_eq!(python_float(150.0), "150.0");
-        assert_eq!(python_float(1e16), "1e+16");
-        assert_eq!(python_float(0.00001), "1e-05");
-        assert_eq!(python_text(&json!(true)), "true");
-        assert_eq!(python_text(&json!(null)), "");
-        assert_eq!(python_text(&json!({"a": [1, "x"]})), "{\"a\": [1, \"x\"]}");
-    }
-
-    #[test]
-    fn the_three_part_ways_on_fragments_and_missing_variables() {
-        let fragments = BTreeMap::from([("tone".to_string(), "Be kind to {{user}}.".to_string())]);
-        let vars = [declared("user", true, None)];
-        let given = text(&[("user", "Ann")]);
-        let t = "Hi. {{fragments.tone}}";
-        assert_eq!(render(PackProfile::Documented, t, &vars, &given, &fragments).text, "Hi. Be kind to Ann.");
-        let pk = render(PackProfile::PromptKit, t, &vars, &given, &fragments);
-        assert_eq!((pk.text.as_str(), pk.outcome), (t, Outcome::PromptKitRaw { unresolved: vec!["{{fragments.tone}}".into()] }));
-        assert_eq!(render(PackProfile::PromptPackPython, t, &vars, &given, &fragments).text, t);
-        // promptpack-python's own fragment syntax, rendered with the same variables
-        assert_eq!(render(PackProfile::PromptPackPython, "Hi. {{fragment:tone}}", &vars, &given, &fragments).text, "Hi. Be kind to Ann.");
-
-        let none = BTreeMap::new();
-        let pk = render(PackProfile::PromptKit, "{{user}}", &vars, &none, &fragments);
-        assert_eq!(pk.outcome, Outcome::PromptKitFallback { variable: "user".into() });
-        assert_eq!(pk.text, PROMPTKIT_FALLBACK);
-        let empty = text(&[("user", "")]);
-        assert!(matches!(render(PackProfile::PromptKit, "{{user}}", &vars, &empty, &fragments).outcome, Outcome::PromptKitFallback { .. }));
-        assert_eq!(render(PackProfile::PromptPackPython, "{{user}}", &vars, &empty, &fragments).outcome, Outcome::Rendered);
-        assert!(matches!(render(PackProfile::Documented, "{{user}}", &vars, &none, &fragments).outcome, Outcome::Refused { .. }));
-        let python = render(PackProfile::PromptPackPython, "{{user}}", &vars, &none, &fragments);
-        assert_eq!(python.outcome, Outcome::Refused { message: "Variable 'user': Required variable is missing".into() });
-    }
-
-    #[test]
-    fn promptkit_re_expands_values_and_prints_defaults_its_own_way() {
-        let vars = [declared("a", false, None), declared("b", false, None), declared("n", false, Some(Value::from(1_000_000)))];
-        let given = text(&[("a", "{{b}}"), ("b", "B")]);
-        let none = BTreeMap::new();
-        assert_eq!(render(PackProfile::PromptKit, "{{a}} {{n}}", &vars, &given, &none).text, "B 1e+06");
-        assert_eq!(render(PackProfile::PromptPackPython, "{{a}} {{n}}", &vars, &given, &none).text, "{{b}} 1000000");
-        let spaced = render(PackProfile::PromptKit, "{{a}} {{ b }}", &vars, &given, &none);
-        assert_eq!(spaced.outcome, Outcome::PromptKitRaw { unresolved: vec!["{{ b }}".into()] });
-    }
-
-    #[test]
-    fn promptpack_python_coerces_and_validates_variables() {
-        let number = Declared {
-            name: "limit".into(),
-            kind: Some("number".into()),
-            validation: Some(json!({"maximum": 500})),
-            ..Declared::default()
-        };
-        let code = Declared {
-            name: "code".into(),
-            kind: Some("string".into()),
-            validation: Some(json!({"pattern": "[A-Z]{3}", "enum": ["EUR", "USD"]})),
-            ..Declared::default()
-        };
-        let vars = [number, code];
-        let none = BTreeMap::new();
-        let render = |given: &[(&str, &str)]| render(PackProfile::PromptPackPython, "{{limit}} {{code}}", &vars, &text(given), &none);
-        // a --var is a string; a number variable turns it into a float, printed with its .0
-        assert_eq!(render(&[("limit", "150"), ("code", "EUR")]).text, "150.0 EUR");
-        assert_eq!(
-            render(&[("limit", "900")]).outcome,
-            Outcome::Refused { message: "Variable 'limit': Value above maximum: 500.0".into() }
-        );
-        assert_eq!(render(&[("limit", "many")]).outcome, Outcome::Refused { message: "Variable 'limit': Expected number, got str".into() });
-        // re.match anchors at the start only: "EURO" matches [A-Z]{3}, and the enum then refuses it
-        assert_eq!(
-            render(&[("code", "EURO")]).outcome,
-            Outcome::Refused { message: "Variable 'code': Value not in allowed values: ['EUR', 'USD']".into() }
-        );
-        assert_eq!(
-            render(&[("code", "eur")]).outcome,
-            Outcome::Refused { message: "Variable 'code': Value does not match pattern: [A-Z]{3}".into() }
-        );
-        assert_eq!(render(&[("other", "x")]).outcome, Outcome::Refused { message: "Variable 'other': Unknown variable".into() });
-        // an optional variable with no value and no default is empty text, not an error
-        assert_eq!(render(&[]).text, " ");
-    }
-
-    #[test]
-    fn documented_holds_a_value_to_its_type_and_pattern_and_promptkit_says_it_does_not() {
-        let currency = Declared {
-            name: "currency".into(),
-            required: true,
-            default: None,
-            kind: Some("string".into()),
-            validation: Some(serde_json::json!({"pattern": "^[A-Z]{3}$"})),
-        };
-        let given: BTreeMap<String, Value> = [("currency".to_string(), Value::from("euro"))].into();
-        let none = BTreeMap::new();
-        let documented = render(PackProfile::Documented, "in {{currency}}", std::slice::from_ref(&currency), &given, &none);
-        assert!(
-            matches!(&documented.outcome, Outcome::Refused { message } if message.starts_with("variable `currency`: Value does not match pattern: ^[A-Z]{3}$")),
-            "{:?}",
-            documented.outcome
-        );
-        let promptkit = render(PackProfile::PromptKit, "in {{currency}}", std::slice::from_ref(&currency), &given, &none);
-        assert_eq!((promptkit.outcome, promptkit.text.as_str()), (Outcome::Rendered, "in euro"));
-        assert!(promptkit.notes[0].contains("PromptKit checks neither a variable's type nor its validation"), "{:?}", promptkit.notes);
-        let fine: BTreeMap<String, Value> = [("currency".to_string(), Value::from("EUR"))].into();
-        assert_eq!(render(PackProfile::Documented, "in {{currency}}", &[currency], &fine, &none).outcome, Outcome::Rendered);
-    }
-}
+#[path = "template_tests.rs"]
+mod tests;

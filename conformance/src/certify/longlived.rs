@@ -57,7 +57,8 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
-    let process = PluginProcess::spawn(&opts.command_for(profile), opts.deadlines).map_err(CertifyError::Spawn)?;
+    let command = opts.command_for(profile);
+    let process = PluginProcess::spawn(&command, opts.deadlines).map_err(CertifyError::Spawn)?;
     let mut session = Session::new(process, family, profile);
     let mut run = Run { opts, profile, family, answered: 0 };
     let outcome = run.steps(&mut session, &mut rec).await;
@@ -68,7 +69,11 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     (opts.progress)(&format!("{profile}: closing stdin"));
     let shutdown_deadline = opts.deadlines.shutdown;
     let stderr = session.stderr();
+    let (stdout_bytes, stderr_tail) = (session.process.stdout.total(), session.process.stderr().clone());
     let shutdown = session.shutdown().await;
+    if let Some(why) = crate::transport::interpreter_refusal(&command, Some(shutdown.exit), stdout_bytes, &stderr_tail.text()) {
+        return Err(CertifyError::Refused(why));
+    }
     if alive {
         match shutdown.how {
             ShutdownHow::ExitedByItself => rec.pass("LIFECYCLE-EXIT-ON-EOF", Evidence::default()),

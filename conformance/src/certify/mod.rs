@@ -62,6 +62,11 @@ pub enum CertifyError {
     /// The plugin could not be started at all.
     #[error(transparent)]
     Spawn(SpawnError),
+    /// The plugin's interpreter refused to start it (a module or script it
+    /// cannot find): the command's mistake, judged nothing (see
+    /// [`crate::transport::interpreter_refusal`] for where the line is).
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// Runs every profile and returns the report.
@@ -84,14 +89,18 @@ pub async fn certify(opts: &Options) -> Result<Report, CertifyError> {
         _ if opts.family == Family::RunokExtension => None,
         roles => Some(roles.iter().map(|r| r.name()).collect::<Vec<_>>().join(",")),
     };
-    Ok(Report::new(
+    let mut report = Report::new(
         opts.family.name().to_string(),
         role,
         opts.profiles.iter().map(|p| p.name().to_string()).collect(),
         opts.command.argv.clone(),
         checks,
     )
-    .with_exchanges(exchanges))
+    .with_exchanges(exchanges);
+    // A passing check's message is not printed in text: the cap must still be on record.
+    let generated = opts.fuzz.as_ref().and_then(|f| fuzz::schema::generator(&f.tool.parameters).ok());
+    report.notes.extend(generated.and_then(|g| fuzz::capped_note(&g.capped)));
+    Ok(report)
 }
 
 /// Folds a result obtained from fuzz answers into the probes' results: a

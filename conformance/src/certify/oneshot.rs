@@ -319,7 +319,13 @@ fn with_unknown_fields(family: Family, role: Role, documented: &Value) -> Value 
 }
 
 async fn exchange(opts: &Options, profile: Profile, sent: Vec<u8>) -> Result<Exchange, CertifyError> {
-    one_shot(&opts.command_for(profile), opts.deadlines, sent).await.map_err(CertifyError::Spawn)
+    let command = opts.command_for(profile);
+    let ex = one_shot(&command, opts.deadlines, sent).await.map_err(CertifyError::Spawn)?;
+    let stdout_bytes = ex.collected.bytes.len() as u64 + ex.collected.dropped;
+    match crate::transport::interpreter_refusal(&command, Some(ex.shutdown.exit), stdout_bytes, &ex.stderr) {
+        Some(why) => Err(CertifyError::Refused(why)),
+        None => Ok(ex),
+    }
 }
 
 /// What the runtime made of an answer that is compared rather than judged:

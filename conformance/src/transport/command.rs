@@ -44,22 +44,8 @@ impl PluginCommand {
     /// `env [NAME=VALUE]… PROGRAM …` is looked through. A relative path is
     /// resolved against `cwd`, as the plugin would.
     pub fn missing_script(&self) -> Option<MissingScript> {
-        let argv = self.without_env();
-        let program = Path::new(argv.first()?).file_name()?.to_str()?;
-        let (_, no_script) = INTERPRETERS.iter().find(|(i, _)| program == *i || program.strip_prefix(i).is_some_and(is_version))?;
-        let mut args = argv[1..].iter();
-        let script = loop {
-            let arg = args.next()?;
-            match arg.as_str() {
-                "--" => break args.next()?,
-                a if a == "-" || no_script.contains(&a) => return None,
-                a if TAKES_VALUE.contains(&a) => {
-                    args.next();
-                }
-                a if a.starts_with('-') => {}
-                _ => break arg,
-            }
-        };
+        let program = self.interpreter()?;
+        let script = self.script_operand()?;
         if script.is_empty() {
             return Some(MissingScript { path: PathBuf::new(), why: "is an empty word where the script's path goes" });
         }
@@ -75,6 +61,35 @@ impl PluginCommand {
                 Some(MissingScript { path: tidy(), why: "which is a folder, not a script" })
             }
             _ => None,
+        }
+    }
+
+    /// The interpreter's name (`python3.11`, `sh`), when the command runs a
+    /// known one (through `env` too).
+    pub(crate) fn interpreter(&self) -> Option<&str> {
+        let program = Path::new(self.without_env().first()?).file_name()?.to_str()?;
+        INTERPRETERS.iter().any(|(i, _)| program == *i || program.strip_prefix(i).is_some_and(is_version)).then_some(program)
+    }
+
+    /// The script word an interpreter in argv would open: its first operand
+    /// after its options; `None` after `-c`, `-m`, `-e` and friends (code on
+    /// the command line, a module, stdin), or when there is none.
+    pub(crate) fn script_operand(&self) -> Option<&str> {
+        let argv = self.without_env();
+        let program = self.interpreter()?;
+        let (_, no_script) = INTERPRETERS.iter().find(|(i, _)| program == *i || program.strip_prefix(i).is_some_and(is_version))?;
+        let mut args = argv[1..].iter();
+        loop {
+            let arg = args.next()?;
+            match arg.as_str() {
+                "--" => return args.next().map(String::as_str),
+                a if a == "-" || no_script.contains(&a) => return None,
+                a if TAKES_VALUE.contains(&a) => {
+                    args.next();
+                }
+                a if a.starts_with('-') => {}
+                _ => return Some(arg),
+            }
         }
     }
 

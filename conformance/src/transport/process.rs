@@ -152,7 +152,8 @@ impl PluginProcess {
         }
         // Spawned and registered under the gate, so no orphan scan sees it in between.
         let gate = super::reaper::gate();
-        let mut child = cmd.spawn().map_err(|e| SpawnError::Exec { program: command.program().to_string(), source: Arc::new(e) })?;
+        let mut child =
+            super::spawner::spawn(cmd).map_err(|e| SpawnError::Exec { program: command.program().to_string(), source: Arc::new(e) })?;
         let unsupervised = |reason| SpawnError::Unsupervised { program: command.program().to_string(), reason };
         let group = child.id().and_then(ProcessGroup::adopt).ok_or_else(|| unsupervised("no pid"))?;
         drop(gate);

@@ -295,6 +295,10 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
         CertifyError::Spawn(e) => {
             UsageError(format!("{e}\nhint: {}; proctor runs it directly, without a shell", written_in.command_hint()))
         }
+        CertifyError::Refused(why) => UsageError(format!(
+            "{why}\nnothing was judged: the interpreter exited before the plugin ran\nhint: {}",
+            written_in.command_hint()
+        )),
     })?;
     report.notes.extend(environment_notes(&options, &report));
     for note in deadline_notes(&options) {

@@ -89,7 +89,7 @@ fn text(r: &LoadReport) -> String {
         "{} requests to a {} plugin, {} in flight, {} process(es), {:.0} ms\n\
          throughput  {:.1} replies/s\n\
          latency µs  p50 {}  p90 {}  p99 {}  max {}\n\
-         errors      {} (timeouts {}, bad replies {}, crashes {}, not sent {}); JSON-RPC error replies {}\n\
+         errors      {} (timeouts {}, bad replies {}, crashes {}, not sent {}, JSON-RPC error replies {})\n\
          plugin RSS  start {}  end {}  ({})\n",
         r.requests,
         r.protocol,
@@ -106,7 +106,7 @@ fn text(r: &LoadReport) -> String {
         e.bad_replies,
         e.crashes,
         e.not_sent,
-        r.error_replies,
+        e.error_replies,
         kib(r.plugin_rss_kib.start),
         kib(r.plugin_rss_kib.end),
         r.plugin_rss_kib.note,

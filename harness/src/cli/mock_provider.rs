@@ -67,6 +67,8 @@ pub(super) fn run(args: MockProviderArgs) -> anyhow::Result<ExitCode> {
         // must stop the server cleanly, not kill it by default action.
         let mut interrupt = signal(SignalKind::interrupt()).context("cannot install the SIGINT handler")?;
         let mut terminate = signal(SignalKind::terminate()).context("cannot install the SIGTERM handler")?;
+        // Ctrl-\ stops it as Ctrl-C does, instead of dumping core.
+        let mut quit = signal(SignalKind::quit()).context("cannot install the SIGQUIT handler")?;
         let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr().context("cannot read the bound address")?;
         let mut stdout = std::io::stdout().lock();
@@ -82,6 +84,7 @@ pub(super) fn run(args: MockProviderArgs) -> anyhow::Result<ExitCode> {
             let reason = tokio::select! {
                 _ = interrupt.recv() => "SIGINT",
                 _ = terminate.recv() => "SIGTERM",
+                _ = quit.recv() => "SIGQUIT",
                 () = stdin_closed => "stdin closed",
             };
             eprintln!("proctor mock-provider: stopping ({reason})");

@@ -381,6 +381,8 @@ pub fn main() -> ExitCode {
         // fork, is re-parented to proctor when its parent exits, so proctor
         // can still end it (transport::tree).
         proctor_conformance::transport::tree::become_subreaper();
+        // Before anything starts or is hashed: a signal stops proctor and its plugins at any point.
+        crate::interrupt::install();
     }
     let result = match cli.command {
         Command::Certify(args) => certify::run(*args),

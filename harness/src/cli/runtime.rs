@@ -11,21 +11,16 @@
 
 use std::future::Future;
 
-use crate::interrupt;
-
 /// Runs `work` as a task on a multi-thread runtime (both cores: scenarios
-/// and `load --concurrency` run many plugins at once), with the interrupt
-/// handler installed.
+/// and `load --concurrency` run many plugins at once). The interrupt handler
+/// is not this runtime's: `cli::main` installs it on a thread of its own.
 pub fn run<F>(work: F) -> anyhow::Result<F::Output>
 where
     F: Future + Send + 'static,
     F::Output: Send + 'static,
 {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let task = runtime.spawn(async {
-        interrupt::install();
-        work.await
-    });
+    let task = runtime.spawn(work);
     match runtime.block_on(task) {
         Ok(output) => Ok(output),
         // A panic in the work is a bug: surface it as one, with its message.
@@ -34,14 +29,10 @@ where
     }
 }
 
-/// Runs `work` on a current-thread runtime, with the interrupt handler
-/// installed. For work that talks to one plugin at a time (certify), and
+/// Runs `work` on a current-thread runtime. For work that talks to one plugin at a time (certify), and
 /// may hold what cannot move between threads (the fuzzer's proptest value
 /// trees) across its awaits.
 pub fn run_local<F: Future>(work: F) -> anyhow::Result<F::Output> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    Ok(runtime.block_on(async {
-        interrupt::install();
-        work.await
-    }))
+    Ok(runtime.block_on(work))
 }

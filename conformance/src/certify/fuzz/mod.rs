@@ -195,7 +195,15 @@ pub(super) async fn run(
             ));
         }
     };
-    let notes = if generator.notes.is_empty() { String::new() } else { format!("\nnot enforced: {}", generator.notes.join("; ")) };
+    let mut notes = if generator.notes.is_empty() { String::new() } else { format!("\nnot enforced: {}", generator.notes.join("; ")) };
+    // Inputs cut below the schema's minimums are not the schema's: said on pass and on failure.
+    let valid = match capped_note(&generator.capped) {
+        None => "schema-valid",
+        Some(note) => {
+            notes.push_str(&format!("\n{note}"));
+            "generated (capped, not schema-valid)"
+        }
+    };
     let seed = fuzz.seed;
     let mut driver = Driver::new(opts, profile, kind, &fuzz.tool.name, semantics);
     let mut runner = runner(seed);
@@ -244,7 +252,7 @@ pub(super) async fn run(
     }
     let Some(f) = found else {
         driver.close().await;
-        let message = format!("{} schema-valid inputs (seed {seed}) each got a well-formed answer in time{notes}", fuzz.inputs);
+        let message = format!("{} {valid} inputs (seed {seed}) each got a well-formed answer in time{notes}", fuzz.inputs);
         return Ok((result(Outcome::Pass, Evidence::default(), message), driver.exchanges));
     };
     // A long-lived plugin saw earlier inputs: say whether the shrunk one fails alone.
@@ -272,6 +280,18 @@ pub(super) async fn run(
         fuzz.inputs,
     );
     Ok((result(Outcome::fail(f.failure), f.evidence, message), driver.exchanges))
+}
+
+/// What a report says when the schema asked for more than proctor
+/// generates (see [`schema::MAX_GENERATED`]): where, and at what size.
+pub fn capped_note(capped: &[String]) -> Option<String> {
+    (!capped.is_empty()).then(|| {
+        format!(
+            "fuzz: the schema was capped (proctor generates at most {} items and characters per input, nesting multiplied): {}; so the fuzz inputs are NOT schema-valid",
+            schema::MAX_GENERATED,
+            capped.join("; ")
+        )
+    })
 }
 
 /// Shrinks a failing input with proptest's value tree: simplify while the

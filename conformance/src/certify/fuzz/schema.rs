@@ -35,18 +35,30 @@ pub struct SchemaError {
 
 /// The strategy for a schema and what it could not enforce.
 pub struct Generator {
-    /// Generates schema-valid values.
+    /// Generates schema-valid values, unless `capped` says otherwise.
     pub strategy: ValueStrategy,
     /// Constraints that are not enforced (`format`, some `pattern`s), for the report.
     pub notes: Vec<String>,
+    /// Each `minItems`/`minLength` larger than proctor generates, with the
+    /// size it was capped at. When any is, the values are *not* schema-valid,
+    /// and the report must say so.
+    pub capped: Vec<String>,
 }
 
 /// Builds the generator for `schema` (its own root, for `$ref`).
 pub fn generator(schema: &Value) -> Result<Generator, SchemaError> {
-    let mut b = Builder { root: schema, notes: Vec::new(), refs: Vec::new() };
+    let mut b = Builder { root: schema, notes: Vec::new(), capped: Vec::new(), refs: Vec::new(), scale: 1 };
     let strategy = b.build(schema, "#")?;
-    Ok(Generator { strategy, notes: b.notes })
+    Ok(Generator { strategy, notes: b.notes, capped: b.capped })
 }
+
+/// The most array items and string characters one generated value holds,
+/// all nesting levels multiplied. A schema asking for `minItems` in the
+/// billions (or arrays of such arrays) aborted proctor on allocation; such a
+/// minimum is capped instead, and said to be. 4096 is far more than a tool's
+/// argument needs to break it, and an input stays cheap to judge (at 65536
+/// one input took seconds).
+pub const MAX_GENERATED: usize = 1 << 12;
 
 /// Keywords with no effect on validity (or none the generator must honour).
 const ANNOTATIONS: &[&str] = &[
@@ -127,6 +139,10 @@ const FREE_ITEMS: usize = 4;
 struct Builder<'a> {
     root: &'a Value,
     notes: Vec<String>,
+    capped: Vec<String>,
+    /// The most items the enclosing arrays hold, multiplied: how many times
+    /// one value of the schema being built may occur in one generated input.
+    scale: usize,
     /// `$ref`s being expanded, to refuse recursion (its values are unbounded).
     refs: Vec<String>,
 }
@@ -315,30 +331,47 @@ impl Builder<'_> {
     }
 
     fn array(&mut self, obj: &Map<String, Value>, ptr: &str) -> Result<ValueStrategy, SchemaError> {
-        let item = match obj.get("items") {
-            None => any_json(),
-            Some(Value::Array(_)) => return err(&format!("{ptr}/items"), "tuple `items` (an array of schemas) is not supported"),
-            Some(s) => self.build(s, &format!("{ptr}/items"))?,
-        };
         let min = count(obj, "minItems", ptr)?.unwrap_or(0);
-        let max = count(obj, "maxItems", ptr)?.unwrap_or(min + FREE_ITEMS).min(min + FREE_ITEMS * 2);
+        let max = count(obj, "maxItems", ptr)?.unwrap_or(min.saturating_add(FREE_ITEMS)).min(min.saturating_add(FREE_ITEMS * 2));
         if max < min {
             return err(ptr, format!("maxItems {max} is below minItems {min}"));
         }
-        let s = proptest::collection::vec(item, min..=max).prop_map(Value::Array);
+        let (min, max) = self.within_budget(ptr, "minItems", "items", min, max);
+        let outer = self.scale;
+        self.scale = outer.saturating_mul(max.max(1));
+        let item = match obj.get("items") {
+            None => Ok(any_json()),
+            Some(Value::Array(_)) => err(&format!("{ptr}/items"), "tuple `items` (an array of schemas) is not supported"),
+            Some(s) => self.build(s, &format!("{ptr}/items")),
+        };
+        self.scale = outer;
+        let s = proptest::collection::vec(item?, min..=max).prop_map(Value::Array);
         if obj.get("uniqueItems") == Some(&Value::Bool(true)) {
             return Ok(s.prop_filter("uniqueItems", |v| validate::unique(v.as_array().map_or(&[][..], |a| a.as_slice()))).boxed());
         }
         Ok(s.boxed())
     }
 
+    /// `min..=max` items (or characters) at this depth, cut to what the
+    /// budget leaves ([`MAX_GENERATED`] over the enclosing arrays' sizes). A
+    /// minimum cut is recorded in `capped`: such values break the schema.
+    fn within_budget(&mut self, ptr: &str, keyword: &str, what: &str, min: usize, max: usize) -> (usize, usize) {
+        let limit = (MAX_GENERATED / self.scale.max(1)).max(1);
+        if min > limit {
+            self.capped.push(format!("{ptr}: {keyword} {min} capped at {limit} {what}"));
+            return (limit, limit);
+        }
+        (min, max.min(limit).max(min))
+    }
+
     fn string(&mut self, obj: &Map<String, Value>, ptr: &str) -> Result<ValueStrategy, SchemaError> {
         let min = count(obj, "minLength", ptr)?.unwrap_or(0);
         let declared_max = count(obj, "maxLength", ptr)?;
-        let max = declared_max.unwrap_or(min + FREE_LENGTH).min(min + FREE_LENGTH * 4);
+        let max = declared_max.unwrap_or(min.saturating_add(FREE_LENGTH)).min(min.saturating_add(FREE_LENGTH * 4));
         if max < min {
             return err(ptr, format!("maxLength {max} is below minLength {min}"));
         }
+        let (min, max) = self.within_budget(ptr, "minLength", "characters", min, max);
         if let Some(format) = obj.get("format").and_then(Value::as_str) {
             self.notes.push(format!(
                 "{ptr}: `format: {format}` is not enforced; strings are arbitrary (JSON Schema treats format as an annotation)"
@@ -395,7 +428,8 @@ fn count(obj: &Map<String, Value>, key: &str, ptr: &str) -> Result<Option<usize>
     match obj.get(key) {
         None => Ok(None),
         Some(v) => match v.as_u64() {
-            Some(n) => Ok(Some(n.min(1 << 20) as usize)),
+            // Any size is taken as written: `within_budget` caps it, and says so.
+            Some(n) => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
             None => err(&format!("{ptr}/{key}"), format!("`{key}` must be a non-negative integer, not {v}")),
         },
     }

@@ -217,3 +217,41 @@ fn descriptors_and_bare_schemas_are_both_accepted() {
     let not_object = ToolSchema::from_document(json!({"type": "string"}), None);
     assert!(not_object.check().unwrap_err().problem.contains("\"type\": \"object\""));
 }
+
+/// Items and characters in a value, all levels counted.
+fn size(v: &Value) -> usize {
+    match v {
+        Value::Array(a) => a.len() + a.iter().map(size).sum::<usize>(),
+        Value::Object(m) => m.values().map(size).sum(),
+        Value::String(s) => s.chars().count(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn minimums_in_the_billions_are_capped_and_said_to_be() {
+    // Arrays of arrays of strings, each asking for billions: generated whole,
+    // this aborted on allocation.
+    let schema = json!({
+        "type": "object",
+        "required": ["rows"],
+        "properties": {"rows": {"type": "array", "minItems": 3_000_000_000u64,
+            "items": {"type": "array", "minItems": 3_000_000_000u64, "items": {"type": "string", "minLength": 4_000_000_000u64}}}}
+    });
+    let g = generator(&schema).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(g.capped.len(), 3, "{:?}", g.capped);
+    assert!(g.capped[0].contains("#/properties/rows: minItems 3000000000 capped at 4096 items"), "{:?}", g.capped);
+    for v in samples(&schema, 3, 1) {
+        assert!(size(&v) <= 3 * super::schema::MAX_GENERATED, "a value of {} items and characters", size(&v));
+        assert!(validate(&v, &schema, &schema).is_err(), "a capped value cannot meet the schema's minimum");
+    }
+    let note = super::capped_note(&g.capped).expect("a note");
+    assert!(note.contains("NOT schema-valid") && note.contains("capped at"), "{note}");
+}
+
+#[test]
+fn a_schema_within_the_budget_is_not_capped() {
+    let g = generator(&tool()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.capped.is_empty(), "{:?}", g.capped);
+    assert_eq!(super::capped_note(&g.capped), None);
+}
