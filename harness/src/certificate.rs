@@ -239,11 +239,14 @@ impl Certificate {
         if self.verdict != derived {
             return Some(format!("its verdict is not {}, the verdict its outcomes give", derived.name()));
         }
-        if let Some(problem) = Certificate::inline_code(&self.command) {
-            return Some(problem);
-        }
         if self.digest != self.computed_digest() {
             return Some("its content does not match its digest: it was edited after proctor wrote it".into());
+        }
+        // Resealed after an edit: proctor hashes as `argument` exactly the files the command names.
+        if let Some(f) =
+            self.files.iter().find(|f| f.role == "argument" && !self.command.iter().skip(1).any(|a| self.cwd.join(a) == f.path))
+        {
+            return Some(format!("it hashes {} as a file of the command, which its command does not name", f.path.display()));
         }
         None
     }

@@ -613,6 +613,21 @@ def standard_reading(body: bytes):
         return UNREADABLE
 
 
+def pairs_of(body: bytes) -> list:
+    """Every top-level key and value of the document, duplicates kept, in order."""
+    last: list = [[]]
+
+    def keep(items):
+        last[0] = items  # inner objects first: the top level comes last
+        return dict(items)
+
+    try:
+        doc = json.loads(body.decode("utf-8", errors="ignore").strip().lstrip("\ufeff"), object_pairs_hook=keep)
+    except (ValueError, RecursionError):
+        return []
+    return last[0] if isinstance(doc, dict) else []
+
+
 def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
     """What the author says beside the decision (a reason, a result's
     content) is what the document says: a gene that drops the reason or
@@ -621,7 +636,9 @@ def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
     doc = standard_reading(body)
     out = copy.copy(intent)
     key = {"allow": "allow", "deny": "allow", "approved": "approved", "denied": "approved"}.get(intent.decision)
-    if key and not (isinstance(doc, dict) and any(k.casefold() == key for k in doc)):
+    # Stated: the key holds a boolean (Go's `null` into a bool changes
+    # nothing, so `"approved": null` says no more than leaving it out).
+    if key and not (isinstance(doc, dict) and any(k.casefold() == key and isinstance(v, bool) for k, v in pairs_of(body))):
         out.stated = False
     if not isinstance(doc, dict):
         # Not an object at all: no reason in it, and (a tool) it is its own result.

@@ -337,8 +337,9 @@ impl Run<'_> {
                     Some(Ok(canonical)) => {
                         // What the documents would make of the same result: a difference is a warning.
                         let documented = judge(Asked { profile: Profile::Documented, ..asked }, result);
-                        let lenient = go_reading::picoclaw_folds(method, result);
-                        let difference = go_reading::reads_otherwise(documented, &judge(asked, &canonical), self.profile, lenient);
+                        let folded =
+                            go_reading::picoclaw_folded(method, result).map(|f| judge(Asked { profile: Profile::Documented, ..asked }, &f));
+                        let difference = go_reading::reads_otherwise(documented, &judge(asked, &canonical), self.profile, folded.as_ref());
                         for finding in difference.tolerated {
                             rec.finding(finding, &reply.evidence);
                         }

@@ -461,9 +461,9 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
         // What the documents would make of the same bytes: a difference is a warning.
         let difference = doc.value.as_ref().map(|written| {
             let documented = judge(Asked { profile: Profile::Documented, ..asked }, written);
-            // Lenient: the runtime holds something else than with exact keys (`Allow`).
-            let lenient = go_reading::promptkit_folds(role, written);
-            go_reading::reads_otherwise(documented, &judged, profile, lenient)
+            // The same answer with its keys spelt as Go matched them (`Allow` as `allow`).
+            let folded = go_reading::promptkit_folded(role, written).map(|f| judge(Asked { profile: Profile::Documented, ..asked }, &f));
+            go_reading::reads_otherwise(documented, &judged, profile, folded.as_ref())
         });
         for finding in judged.findings {
             rec.finding(finding, &evidence);

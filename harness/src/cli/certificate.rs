@@ -65,7 +65,19 @@ pub(super) fn run(command: CertificateCommand) -> anyhow::Result<ExitCode> {
             false
         }
     };
+    let inline = Certificate::inline_code(&certificate.command);
+    if let Some(problem) = &inline {
+        crate::output::emit(&crate::report::escape(&format!("note: {problem}: no hash vouches for it, and --rerun will not run it\n")));
+    }
     if rerun {
+        if let Some(problem) = inline {
+            return Err(UsageError(format!(
+                "{}: not certifying again: {problem}, and anyone can edit a certificate and recompute its digest\nhint: certify again by hand if you trust it: proctor certify {}",
+                crate::report::escape_name(&file.display().to_string()),
+                certificate.invocation.join(" ")
+            ))
+            .into());
+        }
         if !current {
             return Err(UsageError(format!(
                 "{}: not certifying again: the certificate no longer describes what its command would run (above)",

@@ -23,14 +23,6 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     if let Some(config) = args.runtime_config.clone() {
         return super::runtime_config::run(&args, &config);
     }
-    if args.certificate.is_some()
-        && let Some(problem) = Certificate::inline_code(&args.command)
-    {
-        return Err(UsageError(format!(
-            "--certificate: {problem}\nhint: a certificate vouches for files; put the code in a script and certify `sh script.sh`"
-        ))
-        .into());
-    }
     let mut outputs = outputs(&args)?;
     let report = report_of(&args, !args.no_progress)?;
     let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();

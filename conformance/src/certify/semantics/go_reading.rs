@@ -20,7 +20,10 @@ use crate::protocol::{Role, reply_types};
 /// it; text that cannot be held as a value (a number out of range) is kept
 /// as a string.
 pub(in crate::certify) fn raw_value(bytes: &[u8]) -> Value {
-    crate::framing::read_value(bytes).unwrap_or_else(|| Value::String(String::from_utf8_lossy(bytes).into_owned()))
+    // The runtime decodes the raw bytes later, into its own types, and Go
+    // reads invalid UTF-8 in a string as U+FFFD: so does this.
+    let text = String::from_utf8_lossy(bytes);
+    crate::framing::read_value(text.as_bytes()).unwrap_or_else(|| Value::String(text.into_owned()))
 }
 
 fn string(v: Option<&GoValue>) -> String {
@@ -105,10 +108,12 @@ pub fn picoclaw_result(method: &str, result: &[u8]) -> Option<Result<Value, GoJs
     }))
 }
 
-/// Whether `doc` has a top-level key Go matches to a field of `ty` only
-/// case-insensitively (`Allow` for `allow`): the runtime then reads what the
-/// documents do not see.
-fn folds_a_key(ty: &GoType, doc: &Value) -> bool {
+/// `doc` with every top-level key Go matches to a field of `ty` only
+/// case-insensitively (`Allow` for `allow`, `ſcore` for `score`) renamed to
+/// the field's own spelling, as the runtime reads it (a later key wins);
+/// `None` when no key needs it. Judging this under the documents tells a
+/// failure the spelling caused from one it did not.
+fn fold_keys(ty: &GoType, doc: &Value) -> Option<Value> {
     fn names(ty: &GoType, out: &mut Vec<&'static str>) {
         match ty {
             GoType::Ptr(inner) => names(inner, out),
@@ -122,20 +127,33 @@ fn folds_a_key(ty: &GoType, doc: &Value) -> bool {
     }
     let mut fields = Vec::new();
     names(ty, &mut fields);
-    let Some(obj) = doc.as_object() else { return false };
-    obj.keys().any(|k| {
-        !fields.contains(&k.as_str()) && fields.iter().any(|f| crate::gojson::fold::fold_name(f) == crate::gojson::fold::fold_name(k))
-    })
+    let obj = doc.as_object()?;
+    let field_of = |k: &str| {
+        if fields.contains(&k) {
+            return None;
+        }
+        fields.iter().find(|f| crate::gojson::fold::fold_name(f) == crate::gojson::fold::fold_name(k)).copied()
+    };
+    if !obj.keys().any(|k| field_of(k).is_some()) {
+        return None;
+    }
+    let mut out = Map::new();
+    for (k, v) in obj {
+        out.insert(field_of(k).map_or_else(|| k.clone(), str::to_string), v.clone());
+    }
+    Some(Value::Object(out))
 }
 
-/// Whether a PromptKit one-shot answer of `role` is read only thanks to Go's case-insensitive keys.
-pub(crate) fn promptkit_folds(role: Role, doc: &Value) -> bool {
-    reply_types::promptkit_oneshot(role).is_some_and(|ty| folds_a_key(&ty, doc))
+/// A PromptKit one-shot answer of `role` with its keys spelt as Go matched
+/// them, when Go's case-insensitive keys matched one (see [`fold_keys`]).
+pub(crate) fn promptkit_folded(role: Role, doc: &Value) -> Option<Value> {
+    reply_types::promptkit_oneshot(role).and_then(|ty| fold_keys(&ty, doc))
 }
 
-/// Whether a PicoClaw result of `method` is read only thanks to Go's case-insensitive keys.
-pub(crate) fn picoclaw_folds(method: &str, doc: &Value) -> bool {
-    reply_types::picoclaw_result(method).is_some_and(|ty| folds_a_key(&ty, doc))
+/// A PicoClaw result of `method` with its keys spelt as Go matched them,
+/// when Go's case-insensitive keys matched one (see [`fold_keys`]).
+pub(crate) fn picoclaw_folded(method: &str, doc: &Value) -> Option<Value> {
+    reply_types::picoclaw_result(method).and_then(|ty| fold_keys(&ty, doc))
 }
 
 /// Where the documents and the Go runtime read one answer differently.
@@ -155,7 +173,7 @@ pub(crate) fn reads_otherwise(
     documented: super::Judged,
     runtime: &super::Judged,
     profile: crate::protocol::Profile,
-    lenient: bool,
+    folded: Option<&super::Judged>,
 ) -> Difference {
     use crate::check::{Failure, tolerance};
     let runtime_name = if profile.name().starts_with("picoclaw") { "PicoClaw" } else { "PromptKit" };
@@ -174,9 +192,12 @@ pub(crate) fn reads_otherwise(
         if !passes(f.check) {
             continue;
         }
-        if tolerance::tolerated(profile, f.check, failure).is_some() || !lenient {
-            // Covered by a tolerance (its warning), or read the same with exact
-            // keys: the runtime sees what the documents see, so the rule stands.
+        // Only Go's case-insensitive keys make the difference when the same
+        // answer, its keys spelt as Go matched them, passes the rule.
+        let spelling_only = folded.is_some_and(|j| j.findings.iter().filter(|g| g.check == f.check).all(|g| g.result.is_ok()));
+        if tolerance::tolerated(profile, f.check, failure).is_some() || !spelling_only {
+            // Covered by a tolerance (its warning), or failing whatever the
+            // spelling: the runtime sees what the documents see, so the rule stands.
             out.tolerated.push(f);
         } else if out.otherwise.is_none() {
             out.otherwise = Some(Failure::Mismatch {
