@@ -1023,20 +1023,22 @@ fn paths_that_are_not_utf8_are_refused_before_the_run_and_named() {
 fn an_output_to_a_process_substitution_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let guard = repo_root().join(ENV_GUARD);
-    let script = format!(
-        // Not the shell's last command: a shell that execs proctor hands it the `cat`, which
-        // proctor's leftover sweep (transport::tree::escaped) then takes for an orphan and kills.
-        "\"$0\" certify --protocol runok-extension --no-progress --output >(cat > '{}/got.txt') -- sh '{}'; code=$?; wait; exit $code",
-        dir.path().display(),
-        guard.display()
-    );
-    let out = Command::new("bash").arg("-c").arg(script).arg(proctor()).output().unwrap();
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    let got = dir.path().join("got.txt");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !std::fs::read_to_string(&got).unwrap_or_default().contains("CONFORMANT") && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
+    for (name, tail) in [("not-last", "; code=$?; wait; exit $code"), ("last", "")] {
+        // As the shell's last command, proctor is exec'd and inherits the `cat`
+        // as its own child: it must not take it for a plugin's escaped orphan.
+        let script = format!(
+            "\"$0\" certify --protocol runok-extension --no-progress --output >(cat > '{}/{name}.txt') -- sh '{}'{tail}",
+            dir.path().display(),
+            guard.display()
+        );
+        let out = Command::new("bash").arg("-c").arg(script).arg(proctor()).output().unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{name}: {text}");
+        let got = dir.path().join(format!("{name}.txt"));
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !std::fs::read_to_string(&got).unwrap_or_default().contains("CONFORMANT") && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(std::fs::read_to_string(&got).unwrap_or_default().contains("CONFORMANT"), "{name}: the report reached the pipe's reader");
     }
-    assert!(std::fs::read_to_string(&got).unwrap_or_default().contains("CONFORMANT"), "the report reached the pipe's reader");
 }

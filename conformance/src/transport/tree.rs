@@ -24,7 +24,27 @@ static SUBREAPER: AtomicBool = AtomicBool::new(false);
 pub fn become_subreaper() -> bool {
     let ok = set_child_subreaper(Some(getpid())).is_ok();
     SUBREAPER.store(ok, Ordering::SeqCst);
+    let _ = inherited();
     ok
+}
+
+/// The children proctor had before it started anything: a shell that execs
+/// proctor as its last command leaves it the shell's own children (the
+/// `cat` of a process substitution `--output >(cat > r)`, a `tee`). They
+/// are the user's, not escaped plugins: never counted, never killed.
+fn inherited() -> &'static [i32] {
+    static INHERITED: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
+    INHERITED.get_or_init(|| {
+        let me = getpid().as_raw_nonzero().get();
+        table(&[me]).iter().filter(|p| p.ppid == me).map(|p| p.pid).collect()
+    })
+}
+
+/// `procs` without the processes proctor inherited and what runs under them.
+fn without_inherited(table: &[Proc], procs: Vec<Proc>) -> Vec<Proc> {
+    let theirs: Vec<i32> =
+        inherited().iter().flat_map(|&pid| std::iter::once(pid).chain(descendants(table, pid).into_iter().map(|p| p.pid))).collect();
+    procs.into_iter().filter(|p| !theirs.contains(&p.pid)).collect()
 }
 
 /// One process, as `/proc/PID/stat` and `cmdline` describe it.
@@ -185,13 +205,15 @@ pub fn escaped(leader: i32) -> Vec<Proc> {
             }
         }
     }
-    with_cmdlines(out)
+    with_cmdlines(without_inherited(&table, out))
 }
 
-/// Every live descendant of proctor: what an interrupted proctor must end.
+/// Every live descendant of proctor but those it inherited: what an
+/// interrupted proctor must end.
 pub fn all_descendants() -> Vec<Proc> {
     let me = getpid().as_raw_nonzero().get();
-    with_cmdlines(descendants(&table(&[me]), me))
+    let table = table(&[me]);
+    with_cmdlines(without_inherited(&table, descendants(&table, me)))
 }
 
 /// SIGKILLs `procs` and reaps the ones that are proctor's own children (the
