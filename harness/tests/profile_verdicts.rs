@@ -113,6 +113,13 @@ const ROWS: &[Row] = &[
         check: "TOOL-RESPONSE-SHAPE",
     },
     Row {
+        tolerance: "promptkit.tool-error-before-result",
+        certify: &["--protocol", "promptkit-exec", "--role", "tool"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "tool", "--script", "mocks/scripts/promptkit-tool-result-beside-empty-error.json"],
+        check: "TOOL-RESPONSE-SHAPE",
+    },
+    Row {
         tolerance: "promptkit.selector-unknown-ids-dropped",
         certify: &["--protocol", "promptkit-exec", "--role", "selector"],
         protocol: "promptkit-exec",

@@ -641,8 +641,11 @@ def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
     if key and not (isinstance(doc, dict) and any(k.casefold() == key and isinstance(v, bool) for k, v in pairs_of(body))):
         out.stated = False
     if not isinstance(doc, dict):
-        # Not an object at all: no reason in it, and (a tool) it is its own result.
+        # Not an object at all: no reason in it, no score (an eval's `null`
+        # leaves PromptKit's 0, its default), and (a tool) it is its own result.
         out.reason = None
+        if content_key == "score":
+            out.stated = False
         if content_key not in (None, "score") and intent.has_content and doc is not UNREADABLE:
             out.content = doc
         return out

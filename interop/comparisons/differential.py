@@ -239,7 +239,8 @@ def pk_call(target: str, intent: Intent, line: dict) -> str:
     if role == "eval":
         if str(o.get("explanation", "")).startswith("exec eval"):
             return f"{where}: {o.get('explanation')}"
-        if o.get("score") != intent.content:
+        # PromptKit holds a float64: 2^53+1 meant is 2^53 held.
+        if as_float(o.get("score")) is None or as_float(o.get("score")) != as_float(intent.content):
             return f"{where}: score {o.get('score')}, meant {intent.content}"
         return ""
     if role == "selector":
@@ -247,6 +248,16 @@ def pk_call(target: str, intent: Intent, line: dict) -> str:
             return f"{where}: selected {o.get('selected')}, meant {intent.content}"
         return ""
     return f"{where}: no judge for {role}"
+
+
+def as_float(x) -> float | None:
+    """`x` as a float64 holds it; None for no number or one past float64."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    try:
+        return float(x)
+    except OverflowError:
+        return None
 
 
 def write_case(work: Path, g: Genome, built: Built) -> tuple[Path, Path]:

@@ -45,6 +45,11 @@ fn both(f: &Failure) -> bool {
     matches!(f, Failure::Mismatch { actual, .. } if actual == "both")
 }
 
+/// `result` and `error` side by side, as the tool shape check words it.
+fn result_and_error(f: &Failure) -> bool {
+    matches!(f, Failure::Mismatch { actual, .. } if actual == "result and error together")
+}
+
 /// `pending` beside exactly one of `result` and `error`, as the tool shape
 /// check words it.
 fn pending_beside_an_answer(f: &Failure) -> bool {
@@ -189,6 +194,14 @@ pub static TOLERANCES: &[Tolerance] = &[
         runtime_does: "PromptKit never reads `pending` (promptkit.pending-ignored): beside a `result` or an `error` it changes nothing",
         source: "runtime/tools/exec_executor.go (execPending decoded, never consulted); interop/fidelity.sh --only boundary",
         covers: pending_beside_an_answer,
+    },
+    Tolerance {
+        id: "promptkit.tool-error-before-result",
+        profile: PK,
+        check: "TOOL-RESPONSE-SHAPE",
+        runtime_does: "PromptKit reads a one-shot tool's `error` first: a non-empty error fails the call whatever the result, an empty or null one leaves the result",
+        source: "runtime/tools/exec_executor.go (execResponse decoded, Error checked before Result); interop/fidelity.sh --only differential, seed 29",
+        covers: result_and_error,
     },
     Tolerance {
         id: "promptkit.selector-unknown-ids-dropped",
