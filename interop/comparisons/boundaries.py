@@ -26,6 +26,7 @@ PAIRS = [
     ("promptkit.tool-whole-document-result", f"{PK}/tool", "*", "result", [("drop-key", "result")], [("top", "array")]),
     ("promptkit.pending-not-read", f"{PK}/tool", "*", "result", [("extra-key", "pending", {}, False)], [("extra-key", "error", "boom", False)]),
     ("promptkit.pending-beside-an-answer", f"{PK}/tool", "*", "result", [("extra-key", "pending", {"reason": "approval", "message": "wait"}, True)], [("extra-key", "error", "boom", True)]),
+    ("promptkit.tool-error-before-result", f"{PK}/tool", "*", "result", [("extra-key", "error", "", False)], [("extra-key", "error", "boom", False)]),
     ("promptkit.eval-score-unclamped", f"{PK}/eval", "*", "scored", [("value-type", "score", 1.5)], [("value-type", "score", "1.5")]),
     ("promptkit.selector-unknown-ids-dropped", f"{PK}/selector", "*", "selected", [("value-type", "selected", ["x"])], [("value-type", "selected", "x")]),
     ("promptkit.session-hook-stdout-ignored", f"{PK}/session-hook", "*", "ack", [("top", "string")], [("exit", 1)]),
