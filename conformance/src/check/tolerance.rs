@@ -45,9 +45,9 @@ fn both(f: &Failure) -> bool {
     matches!(f, Failure::Mismatch { actual, .. } if actual == "both")
 }
 
-/// `result` and `error` side by side, as the tool shape check words it.
+/// `result` beside an empty or null `error`, as the tool shape check words it.
 fn result_and_error(f: &Failure) -> bool {
-    matches!(f, Failure::Mismatch { actual, .. } if actual == "result and error together")
+    matches!(f, Failure::Mismatch { actual, .. } if actual == "result and an empty error together")
 }
 
 /// `pending` beside exactly one of `result` and `error`, as the tool shape
@@ -199,7 +199,7 @@ pub static TOLERANCES: &[Tolerance] = &[
         id: "promptkit.tool-error-before-result",
         profile: PK,
         check: "TOOL-RESPONSE-SHAPE",
-        runtime_does: "PromptKit reads a one-shot tool's `error` first: a non-empty error fails the call whatever the result, an empty or null one leaves the result",
+        runtime_does: "PromptKit reads a one-shot tool's `error` first, and an empty or null error is none: the result beside it is the answer (a non-empty one fails the call, and stays a failure here)",
         source: "runtime/tools/exec_executor.go (execResponse decoded, Error checked before Result); interop/fidelity.sh --only differential, seed 29",
         covers: result_and_error,
     },

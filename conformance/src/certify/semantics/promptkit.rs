@@ -84,12 +84,15 @@ fn tool(answer: &Value, profile: Profile) -> Judged {
     // What the runtime makes of it: PromptKit at 86d9f36 never pauses on
     // `pending`, and a document with none of the keys is a result too, whole
     // (both measured in interop/promptkit: the tool call completes).
+    // `"error": ""` or `null` is no error to PromptKit, which reads the error first.
+    let empty_error = answer.get("error").is_some_and(|e| e.is_null() || e.as_str() == Some(""));
     // Beside a result or an error, an unread `pending` changes nothing.
     let acts_on_pending = profile.promptkit_acts_on_pending();
     let read: Vec<&str> = keys.iter().copied().filter(|k| acts_on_pending || *k != "pending").collect();
     let decision = match (documented, read.as_slice()) {
         (Some(Decision::Pending), _) if !acts_on_pending => Some(Decision::Result),
         (None, ["result"]) => Some(Decision::Result),
+        (None, ["result", "error"]) if empty_error && profile != Profile::Documented => Some(Decision::Result),
         (None, ["error"]) => Some(Decision::Error),
         (None, []) if profile.promptkit_whole_document_result() && keys.is_empty() => Some(Decision::Result),
         (other, _) => other,
@@ -97,6 +100,8 @@ fn tool(answer: &Value, profile: Profile) -> Judged {
     findings.push(Finding::check("TOOL-RESPONSE-SHAPE", shape_ok, "$", "exactly one of result, error (a string), pending", || {
         if keys.is_empty() {
             format!("none of them: {}", describe(Some(answer)))
+        } else if keys == ["result", "error"] && empty_error {
+            "result and an empty error together".to_string()
         } else if keys.len() > 1 {
             format!("{} together", keys.join(" and "))
         } else {
