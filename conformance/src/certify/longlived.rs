@@ -248,8 +248,8 @@ impl Run<'_> {
                 // what this profile's runtime takes it for.
                 if envelope.body == ReplyBody::Both
                     && tolerance::reads_error_first(self.profile)
-                    // Read as the line was (lossily: invalid UTF-8 in the message must not lose the error).
-                    && let Some(error) = crate::framing::read_value(String::from_utf8_lossy(&raw).as_bytes()).and_then(|v| v.get("error").cloned())
+                    // Read as Go reads it (lossily: invalid UTF-8 in the message must not lose the error).
+                    && let Some(error) = go_reading::raw_value(&raw).get("error").cloned()
                 {
                     envelope.body = ReplyBody::Error(error);
                 }
