@@ -60,7 +60,7 @@ from pathlib import Path
 
 from comparisons.boundaries import boundaries
 from comparisons.cases import cases
-from comparisons.differential import differential, regressions
+from comparisons.differential import REGRESSIONS, differential, regressions
 from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
 from comparisons.states import states
@@ -102,6 +102,7 @@ def main() -> int:
     ap.add_argument("--family", action="append", choices=["picoclaw-hook", "promptkit-exec", "promptkit-server"], help="differential: only these families")
     ap.add_argument("--no-shrink", action="store_true", help="differential: report disagreements as drawn, unshrunk (faster)")
     ap.add_argument("--rerecord", action="store_true", help="differential: write each kept regression case anew from its genome and the runtime's outcome now")
+    ap.add_argument("--replay", default=None, help="differential: run the cases kept in this folder (a --found one) instead of interop/differential/regressions")
     ap.add_argument("--found", default=None, help="differential: write each shrunk disagreement here as a regression case (JSON)")
     ap.add_argument("--target", action="append", help="only these targets (e.g. picoclaw-hook, promptkit-exec/tool)")
     ap.add_argument("--jobs", type=int, default=6, help="comparisons run at once (most time is spent waiting on deadlines)")
@@ -140,7 +141,8 @@ def main() -> int:
             if "differential" in kinds:
                 seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
                 print(f"fidelity: differential seed {seed}, {args.cases} cases per family (replay: --only differential --seed {seed} --cases {args.cases})", file=sys.stderr, flush=True)
-                found += regressions(tools, pool, args.rerecord)
+                kept = Path(args.replay) if args.replay else REGRESSIONS
+                found += regressions(tools, pool, args.rerecord, kept)
                 families = args.family or ["picoclaw-hook", "promptkit-exec", "promptkit-server"]
                 found += differential(tools, pool, families, args.cases, seed, Path(args.found) if args.found else None, not args.no_shrink)
 

@@ -120,6 +120,13 @@ const ROWS: &[Row] = &[
         check: "TOOL-RESPONSE-SHAPE",
     },
     Row {
+        tolerance: "promptkit.keeps-raw-numbers",
+        certify: &["--protocol", "promptkit-exec", "--role", "tool"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "tool", "--script", "mocks/scripts/promptkit-tool-raw-huge-number.json"],
+        check: "FRAMING-SINGLE-DOCUMENT",
+    },
+    Row {
         tolerance: "promptkit.selector-unknown-ids-dropped",
         certify: &["--protocol", "promptkit-exec", "--role", "selector"],
         protocol: "promptkit-exec",
@@ -293,4 +300,33 @@ fn invalid_utf8_in_a_message_is_read_by_runok() {
         [("documented".into(), "fail".into(), None), ("runok@0.3.1".into(), "warn".into(), Some("runok.invalid-utf8-lossy".into()))]
     );
     assert_eq!(report["profile_verdicts"]["runok@0.3.1"], "conformant", "{}", problems(&report));
+}
+
+#[test]
+fn an_error_beside_a_result_works_in_promptkit_only_when_a_case_says_the_error_was_meant() {
+    // PromptKit reads the error first and fails the call with it. Whether
+    // that is what the plugin meant, only its cases can say.
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = mock("promptkit-exec", &["--role", "tool", "--script", "mocks/scripts/promptkit-tool-error-beside-result.json"]);
+    let verdict = |cases: Option<&str>| {
+        let mut flags = vec!["--protocol", "promptkit-exec", "--role", "tool"];
+        let path = dir.path().join("cases.yaml");
+        let path = path.display().to_string();
+        if let Some(text) = cases {
+            std::fs::write(&path, text).unwrap();
+            flags.extend(["--cases", path.as_str()]);
+        }
+        let (_, report, _) = certify_json(&flags, &plugin);
+        (report["profile_verdicts"]["promptkit@86d9f36"].as_str().unwrap().to_string(), status_of(&report, "TOOL-RESPONSE-SHAPE"), report)
+    };
+    let (unknown, shape, report) = verdict(None);
+    assert_eq!(unknown, "nonconformant", "which did the plugin mean? {}", problems(&report));
+    assert_eq!(shape[1], ("promptkit@86d9f36".into(), "fail".into(), None));
+    let (error, shape, report) =
+        verdict(Some("cases:\n  - name: unknown city\n    request: {city: Atlantis}\n    expect: {decision: error}\n"));
+    assert_eq!(error, "conformant", "{}", problems(&report));
+    assert_eq!(shape[1], ("promptkit@86d9f36".into(), "warn".into(), Some("promptkit.tool-error-before-result".into())));
+    assert_eq!(shape[0].1, "fail", "the documents still want one of them");
+    let (result, _, report) = verdict(Some("cases:\n  - name: known city\n    request: {city: Paris}\n    expect: {decision: result}\n"));
+    assert_eq!(result, "nonconformant", "PromptKit fails the call the case wants answered: {}", problems(&report));
 }

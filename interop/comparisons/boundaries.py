@@ -18,7 +18,8 @@ from .runtime import Comparison, Tools
 
 PK = "promptkit-exec"
 
-# (the tolerance or divergence, target, bent call, decision, tolerated genes, neighbour genes)
+# (the tolerance or divergence, target, bent call, decision, tolerated genes,
+# neighbour genes[, the neighbour's decision when it means something else])
 PAIRS = [
     ("promptkit.go-json-replies", f"{PK}/tool-hook", "*", "allow", [("key-case", "allow", "upper")], [("value-type", "allow", "true")]),
     ("promptkit.go-json-replies", f"{PK}/eval", "*", "scored", [("key-case", "score", "long-s")], [("number", "score", "1e999")]),
@@ -27,6 +28,8 @@ PAIRS = [
     ("promptkit.pending-not-read", f"{PK}/tool", "*", "result", [("extra-key", "pending", {}, False)], [("extra-key", "error", "boom", False)]),
     ("promptkit.pending-beside-an-answer", f"{PK}/tool", "*", "result", [("extra-key", "pending", {"reason": "approval", "message": "wait"}, True)], [("extra-key", "error", "boom", True)]),
     ("promptkit.tool-error-before-result", f"{PK}/tool", "*", "result", [("extra-key", "error", "", False)], [("extra-key", "error", "boom", False)]),
+    ("promptkit.tool-error-before-result", f"{PK}/tool", "*", "error", [("extra-key", "result", {"x": 1}, False)], [("extra-key", "error", "boom", False)], "result"),
+    ("promptkit.keeps-raw-numbers", f"{PK}/tool", "*", "result", [("number", "result", "1e999")], [("number", "error", "1e999")], "error"),
     ("promptkit.eval-score-unclamped", f"{PK}/eval", "*", "scored", [("value-type", "score", 1.5)], [("value-type", "score", "1.5")]),
     ("promptkit.selector-unknown-ids-dropped", f"{PK}/selector", "*", "selected", [("value-type", "selected", ["x"])], [("value-type", "selected", "x")]),
     ("promptkit.session-hook-stdout-ignored", f"{PK}/session-hook", "*", "ack", [("top", "string")], [("exit", 1)]),
@@ -41,6 +44,8 @@ PAIRS = [
     ("picoclaw.skips-broken-lines", "picoclaw-hook", "hook.after_llm", "continue", [("log-after", "{not json")], [("whitespace", "\n", "")]),
     ("picoclaw.drops-stale-replies", "picoclaw-hook", "hook.before_tool", "deny_tool", [("duplicate-reply",)], [("id", "other")]),
     ("picoclaw.drops-replies-without-id", "picoclaw-hook", "hook.runtime_event", "ok", [], [("exit", 3)]),
+    ("picoclaw.drops-replies-without-id", "picoclaw-hook", "hook.runtime_event", "ok", [], [("no-newline",)]),
+    ("picoclaw.go-json-replies", "picoclaw-hook", "hook.before_tool", "respond", [("duplicate-key", "result", {"x": 1}, False)], [("duplicate-key", "result", "x", False)]),
     ("picoclaw.error-wins", "picoclaw-hook", "hook.before_tool", "continue", [], [("error-with-result",)]),
     ("picoclaw.nested-after-modify", "picoclaw-hook", "hook.after_tool", "modify", [], [("value-type", "result", {"for_llm": "redacted"})]),
     ("picoclaw.before-llm-system-messages-kept", "picoclaw-hook", "hook.before_llm", "modify-keeps-system", [], []),
@@ -49,11 +54,17 @@ PAIRS = [
 NEIGHBOUR_DECISION = {"picoclaw.before-llm-system-messages-kept": "modify"}
 
 
+def neighbour_decision(pair: tuple) -> str:
+    name, decision = pair[0], pair[3]
+    return pair[6] if len(pair) > 6 else NEIGHBOUR_DECISION.get(name, decision)
+
+
 def boundaries(tools: Tools, pool) -> list[Comparison]:
     def one(job) -> Comparison:
-        n, (name, target, bent, decision, tolerated, neighbour) = job
+        n, pair = job
+        name, target, bent, decision, tolerated, neighbour = pair[:6]
         inside = judge(tools, Genome(target, 7_000_000 + n, bent, decision, list(tolerated)))
-        outside = judge(tools, Genome(target, 7_000_000 + n, bent, NEIGHBOUR_DECISION.get(name, decision), list(neighbour)))
+        outside = judge(tools, Genome(target, 7_000_000 + n, bent, neighbour_decision(pair), list(neighbour)))
         holds = inside.agree and outside.agree and inside.reached and not outside.reached
         said = lambda o: ("conformant" if o.conformant else f"nonconformant ({', '.join(o.failed[:3])})") + f", runtime {'reached' if o.reached else 'did not: ' + o.why}"  # noqa: E731
         detail = f"tolerated {tolerated}: {said(inside)}; neighbour {neighbour}: {said(outside)}"

@@ -67,6 +67,27 @@ pub(super) fn picoclaw_delivered_to(raw: &[u8]) -> Option<u64> {
     id_of(&v).and_then(|n| u64::try_from(n).ok()).filter(|n| *n != 0)
 }
 
+/// The ids of the replies written after the first message on one line
+/// (a message without its newline, and the next reply joined to it).
+/// PicoClaw skips a line it cannot decode whole, so each of them is lost
+/// with it and its call waits out the deadline.
+pub(super) fn glued_reply_ids(raw: &[u8]) -> Vec<u64> {
+    let mut ids = Vec::new();
+    let mut rest = raw.strip_suffix(b"\n").unwrap_or(raw);
+    while let Ok(end) = crate::gojson::scan::first_value_end(rest) {
+        rest = &rest[end..];
+        let Some(start) = rest.iter().position(|b| !b" \t\r".contains(b)) else { break };
+        rest = &rest[start..];
+        let Ok(next) = crate::gojson::scan::first_value_end(rest) else { break };
+        if let Ok(v) = decode(Family::PicoclawHook, &rest[..next])
+            && let Some(id) = id_of(&v).and_then(|n| u64::try_from(n).ok()).filter(|n| *n != 0)
+        {
+            ids.push(id);
+        }
+    }
+    ids
+}
+
 /// Reads one reply line the way `family`'s Go runtime does: the envelope
 /// it holds, rewritten in the documented shape (the error wins over the
 /// result; the id is Go's integer), and the raw result.
@@ -132,4 +153,19 @@ pub(super) fn picoclaw_result(method: &str, result: Option<&[u8]>) -> Option<Res
         expected: format!("a result PicoClaw's json.Unmarshal reads for {method}"),
         actual: format!("{e} (PicoClaw logs a hook error: an interceptor is skipped, an approval denied)"),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_joined_to_a_line_are_named_by_their_ids() {
+        let line = br#"{"jsonrpc":"2.0","id":null,"result":{}}{"jsonrpc":"2.0","id":7,"result":{}}"#;
+        assert_eq!(glued_reply_ids(line), [7]);
+        assert_eq!(glued_reply_ids(b"{\"id\":1,\"result\":{}} {\"id\":2} {\"id\":3}\n"), [2, 3]);
+        assert!(glued_reply_ids(br#"{"jsonrpc":"2.0","id":3,"result":{}} trailing"#).is_empty());
+        assert!(glued_reply_ids(br#"{"jsonrpc":"2.0","id":3,"result":{}}"#).is_empty());
+        assert!(picoclaw_delivered_to(line).is_none(), "PicoClaw cannot decode the line whole");
+    }
 }

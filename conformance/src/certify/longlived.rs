@@ -164,7 +164,7 @@ impl Run<'_> {
             };
             let called = s.call(rec, method, params.clone(), deadline).await;
             let reply = self.replied(s, rec, called, "ROBUST-DEADLINE", phase).await?;
-            let decision = self.judge(rec, method, &params, &reply);
+            let decision = self.judge(rec, method, &params, &reply, None);
             let error = matches!(reply.envelope.body, ReplyBody::Error(_));
             first.get_or_insert(First { method, params, decision, error });
         }
@@ -324,11 +324,11 @@ impl Run<'_> {
     }
 
     /// Records the semantic checks of a reply; returns the runtime's decision.
-    fn judge(&self, rec: &mut Recorder, method: &str, params: &Value, reply: &Reply) -> Option<Decision> {
+    fn judge(&self, rec: &mut Recorder, method: &str, params: &Value, reply: &Reply, meant: Option<&str>) -> Option<Decision> {
         match (&reply.envelope.body, self.family) {
             (ReplyBody::Result(result), _) => {
                 let role = mode_of(method);
-                let asked = Asked { family: self.family, role, method: Some(method), profile: self.profile, request: params };
+                let asked = Asked { family: self.family, role, method: Some(method), profile: self.profile, request: params, meant };
                 let read = (self.family == Family::PicoclawHook && self.profile.go_json_replies())
                     .then(|| go_envelope::picoclaw_result(method, reply.go_result.as_deref()))
                     .flatten();
@@ -337,8 +337,8 @@ impl Run<'_> {
                     Some(Ok(canonical)) => {
                         // What the documents would make of the same result: a difference is a warning.
                         let documented = judge(Asked { profile: Profile::Documented, ..asked }, result);
-                        let folded =
-                            go_reading::picoclaw_folded(method, result).map(|f| judge(Asked { profile: Profile::Documented, ..asked }, &f));
+                        let folded = go_reading::picoclaw_folded(method, reply.go_result.as_deref(), result)
+                            .map(|f| judge(Asked { profile: Profile::Documented, ..asked }, &f));
                         let difference = go_reading::reads_otherwise(documented, &judge(asked, &canonical), self.profile, folded.as_ref());
                         for finding in difference.tolerated {
                             rec.finding(finding, &reply.evidence);
@@ -424,11 +424,13 @@ impl Run<'_> {
                 {
                     let mut both = sent_note.clone();
                     both.extend_from_slice(&fence);
-                    rec.fail(
-                        "JSONRPC-NOTIFICATION-SILENT",
-                        Failure::Unexpected { what: format!("a reply to the notification: {}", clip(&raw)) },
-                        s.evidence(&both, &raw),
-                    );
+                    // Without its newline, the reply joins the next one on its
+                    // line, and a runtime that skips the line loses that one too.
+                    let what = match go_envelope::glued_reply_ids(&raw).contains(&id) && self.family == Family::PicoclawHook {
+                        true => format!("a reply to the notification, {}: {}", tolerance::SWALLOWS_THE_NEXT_REPLY, clip(&raw)),
+                        false => format!("a reply to the notification: {}", clip(&raw)),
+                    };
+                    rec.fail("JSONRPC-NOTIFICATION-SILENT", Failure::Unexpected { what }, s.evidence(&both, &raw));
                     called = loop {
                         match s.read_message(rec, self.deadline(), &fence).await {
                             // PicoClaw drops what it cannot deliver to the fence's call.
@@ -495,7 +497,7 @@ impl Run<'_> {
         let reply = self.replied(s, rec, called, "ROBUST-UNKNOWN-FIELDS", Phase::Request).await?;
         let got = if first.is_some() {
             let mut scratch = Recorder::new(self.family, &self.opts.roles, self.profile, &[]);
-            self.judge(&mut scratch, method, &extended, &reply)
+            self.judge(&mut scratch, method, &extended, &reply, None)
         } else {
             None
         };
@@ -651,7 +653,7 @@ impl Run<'_> {
             // check holds it, and names the case when it fails.
             rec.set_origin(Some(format!("case `{}`", case.name)));
             let replied = self.replied(s, rec, called, "ROBUST-DEADLINE", Phase::Request).await;
-            let judged = replied.map(|reply| (self.judge(rec, &method, &params, &reply), reply.evidence));
+            let judged = replied.map(|reply| (self.judge(rec, &method, &params, &reply, case.expect.decision.as_deref()), reply.evidence));
             rec.set_origin(None);
             match judged {
                 Ok((decision, evidence)) => rec.case(&case.name, case.expect.judge(decision.as_ref()), evidence),

@@ -25,9 +25,12 @@ struct Ctx {
 }
 
 /// One request to send: the documented form and the phase it belongs to.
+#[derive(Clone)]
 struct Probe {
     phase: Option<String>,
     documented: Value,
+    /// The decision a `--cases` case expects (`None` for built-in probes).
+    meant: Option<String>,
 }
 
 /// One spawn-write-read-exit round trip.
@@ -104,7 +107,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
 
     if rec.applies("ROBUST-UNKNOWN-FIELDS") {
         (opts.progress)(&format!("{profile}: a request with fields the plugin does not know"));
-        let extended = Probe { phase: probe.phase.clone(), documented: with_unknown_fields(family, role, &probe.documented) };
+        let extended = Probe { documented: with_unknown_fields(family, role, &probe.documented), ..probe.clone() };
         let ex = exchange(opts, profile, render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
         let (got, got_readable) = outcome_of(&mut rec, &ctx, &extended, &ex);
         if (got_readable, &got) == (readable, &decision) {
@@ -165,7 +168,7 @@ async fn key_spelling(
             rec.pass(ID, evidence_of(&ex));
             continue;
         }
-        let blind = Probe { phase: probe.phase.clone(), documented: emptied(role, &probe.documented) };
+        let blind = Probe { documented: emptied(role, &probe.documented), ..probe.clone() };
         let blind_ex = exchange(opts, profile, render(family, role, profile, &blind, newline)).await?;
         let (empty, empty_readable) = outcome_of(rec, ctx, &blind, &blind_ex);
         if empty_readable && empty == *mine {
@@ -227,6 +230,17 @@ async fn run_cases(opts: &Options, rec: &mut Recorder, ctx: &Ctx) -> Result<(), 
         rec.set_origin(Some(format!("case `{}`", case.name)));
         let answer = judge_exchange(rec, ctx, &probe, &ex);
         rec.set_origin(None);
+        // A case that expects the error, answered with an error beside a
+        // result, says what such an answer means: the probes' too.
+        if role == Role::Tool && probe.meant.as_deref() == Some("error") && holds_error_and_result(&ex.collected.bytes) {
+            let both = |f: &Failure| matches!(f, Failure::Mismatch { actual, .. } if actual == "result and error together");
+            let meant = Failure::Mismatch {
+                path: "$".into(),
+                expected: "exactly one of result, error (a string), pending".into(),
+                actual: tolerance::ERROR_BESIDE_A_RESULT_MEANT.into(),
+            };
+            rec.resolve("TOOL-RESPONSE-SHAPE", both, meant);
+        }
         let outcome = match answer.unusable {
             Some(why) => crate::check::Outcome::fail(why),
             None => case.expect.judge(answer.decision.as_ref()),
@@ -236,12 +250,20 @@ async fn run_cases(opts: &Options, rec: &mut Recorder, ctx: &Ctx) -> Result<(), 
     Ok(())
 }
 
+/// Whether a tool's answer holds a non-empty `error` beside a `result`
+/// (keys as Go matches them), which PromptKit reads as the error.
+fn holds_error_and_result(stdout: &[u8]) -> bool {
+    let Some(written) = crate::framing::read_value(stdout) else { return false };
+    let doc = go_reading::promptkit_folded(Role::Tool, stdout, &written).unwrap_or(written);
+    doc.get("result").is_some() && doc.get("error").and_then(Value::as_str).is_some_and(|e| !e.is_empty())
+}
+
 fn case_probe(family: Family, role: Role, case: &Case) -> Probe {
     let documented = match family {
         Family::RunokExtension => runok_request(&case.request),
         _ => promptkit_exec::documented(role, case.phase.as_deref(), &hook_fields(role, &case.request)),
     };
-    Probe { phase: case.phase.clone(), documented }
+    Probe { phase: case.phase.clone(), documented, meant: case.expect.decision.clone() }
 }
 
 /// Case `request` fields for hooks name the inner object's members; wrap them.
@@ -261,23 +283,23 @@ fn runok_request(fields: &Value) -> Value {
 
 fn probes(family: Family, role: Role) -> Vec<Probe> {
     if family == Family::RunokExtension {
-        return vec![Probe { phase: None, documented: runok_request(&Value::Null) }];
+        return vec![Probe { phase: None, documented: runok_request(&Value::Null), meant: None }];
     }
     if role == Role::Selector {
         // Three candidates for k = 2, then none at all: both must be answered.
         let empty = json!({"candidates": []});
         return vec![
-            Probe { phase: None, documented: promptkit_exec::documented(role, None, &Value::Null) },
-            Probe { phase: None, documented: promptkit_exec::documented(role, None, &empty) },
+            Probe { phase: None, documented: promptkit_exec::documented(role, None, &Value::Null), meant: None },
+            Probe { phase: None, documented: promptkit_exec::documented(role, None, &empty), meant: None },
         ];
     }
     let phases = promptkit_exec::phases(role);
     if phases.is_empty() {
-        return vec![Probe { phase: None, documented: promptkit_exec::documented(role, None, &Value::Null) }];
+        return vec![Probe { phase: None, documented: promptkit_exec::documented(role, None, &Value::Null), meant: None }];
     }
     phases
         .iter()
-        .map(|p| Probe { phase: Some(p.to_string()), documented: promptkit_exec::documented(role, Some(p), &Value::Null) })
+        .map(|p| Probe { phase: Some(p.to_string()), documented: promptkit_exec::documented(role, Some(p), &Value::Null), meant: None })
         .collect()
 }
 
@@ -456,13 +478,15 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
                 return Answer::unusable(family, role, why);
             }
         };
-        let asked = Asked { family, role, method: probe.phase.as_deref(), profile, request: &probe.documented };
+        let asked =
+            Asked { family, role, method: probe.phase.as_deref(), profile, request: &probe.documented, meant: probe.meant.as_deref() };
         let judged = judge(asked, &value);
         // What the documents would make of the same bytes: a difference is a warning.
         let difference = doc.value.as_ref().map(|written| {
             let documented = judge(Asked { profile: Profile::Documented, ..asked }, written);
             // The same answer with its keys spelt as Go matched them (`Allow` as `allow`).
-            let folded = go_reading::promptkit_folded(role, written).map(|f| judge(Asked { profile: Profile::Documented, ..asked }, &f));
+            let folded =
+                go_reading::promptkit_folded(role, &c.bytes, written).map(|f| judge(Asked { profile: Profile::Documented, ..asked }, &f));
             go_reading::reads_otherwise(documented, &judged, profile, folded.as_ref())
         });
         for finding in judged.findings {
@@ -501,7 +525,7 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
     } else {
         value
     };
-    let asked = Asked { family, role, method: probe.phase.as_deref(), profile, request: &probe.documented };
+    let asked = Asked { family, role, method: probe.phase.as_deref(), profile, request: &probe.documented, meant: probe.meant.as_deref() };
     let judged = judge(asked, &answer);
     for finding in judged.findings {
         rec.finding(finding, &evidence);

@@ -180,6 +180,18 @@ impl Recorder {
         }
     }
 
+    /// Reads again, once the author's cases said what it meant, a failure
+    /// recorded while that was unknown: the failure of `id`, when
+    /// `ambiguous` matches it, becomes `resolved` (its evidence kept).
+    pub(crate) fn resolve(&mut self, id: CheckId, ambiguous: impl Fn(&Failure) -> bool, resolved: Failure) {
+        if let Some(e) = self.entry(id)
+            && let Outcome::Fail { failure } = &mut e.outcome
+            && ambiguous(failure)
+        {
+            *failure = resolved;
+        }
+    }
+
     /// Whether a check already has a result.
     pub(crate) fn decided(&self, id: CheckId) -> bool {
         self.entries.iter().any(|e| e.id == id && e.case.is_none())

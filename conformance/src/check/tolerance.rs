@@ -45,15 +45,35 @@ fn both(f: &Failure) -> bool {
     matches!(f, Failure::Mismatch { actual, .. } if actual == "both")
 }
 
-/// `result` beside an empty or null `error`, as the tool shape check words it.
+/// How the tool shape check words an `error` beside a `result` when the
+/// author's case expects the error: the runtime's reading, and what was meant.
+pub const ERROR_BESIDE_A_RESULT_MEANT: &str = "result and error together, which the cases say means the error";
+
+/// `result` beside an empty or null `error`, or an error beside a result
+/// where the case says the error was meant, as the tool shape check words it.
 fn result_and_error(f: &Failure) -> bool {
-    matches!(f, Failure::Mismatch { actual, .. } if actual == "result and an empty error together")
+    matches!(f, Failure::Mismatch { actual, .. } if actual == "result and an empty error together" || actual == ERROR_BESIDE_A_RESULT_MEANT)
 }
 
 /// `pending` beside exactly one of `result` and `error`, as the tool shape
 /// check words it.
 fn pending_beside_an_answer(f: &Failure) -> bool {
     matches!(f, Failure::Mismatch { actual, .. } if actual == "result and pending together" || actual == "error and pending together")
+}
+
+/// How a reply without its newline is worded when the next reply joined
+/// its line: no runtime that reads a line at a time survives that.
+pub const SWALLOWS_THE_NEXT_REPLY: &str = "written without its newline, so the next reply joined its line (PicoClaw skips that whole line, and the call waiting for the reply runs out its deadline)";
+
+/// Any failure but a reply that swallowed the next one.
+fn kept_apart(f: &Failure) -> bool {
+    !matches!(f, Failure::Unexpected { what } if what.contains(SWALLOWS_THE_NEXT_REPLY))
+}
+
+/// A number past float64, which Go reads as raw text where the runtime
+/// keeps it raw or skips it.
+fn number_out_of_range(f: &Failure) -> bool {
+    matches!(f, Failure::Framing { violation: crate::framing::Violation::NumberOutOfRange { .. } })
 }
 
 /// A score that is a number, only out of range (not missing, not a string).
@@ -199,9 +219,17 @@ pub static TOLERANCES: &[Tolerance] = &[
         id: "promptkit.tool-error-before-result",
         profile: PK,
         check: "TOOL-RESPONSE-SHAPE",
-        runtime_does: "PromptKit reads a one-shot tool's `error` first, and an empty or null error is none: the result beside it is the answer (a non-empty one fails the call, and stays a failure here)",
-        source: "runtime/tools/exec_executor.go (execResponse decoded, Error checked before Result); interop/fidelity.sh --only differential, seed 29",
+        runtime_does: "PromptKit reads a one-shot tool's `error` first: an empty or null error is none, and the result beside it is the answer; a non-empty one fails the call, which is what a case that expects `error` means (without such a case, an answer holding both stays a failure: which did you mean?)",
+        source: "runtime/tools/exec_executor.go:74-88 (execToolResponse decoded, Error checked before Result); interop/fidelity.sh --only differential, seed 29",
         covers: result_and_error,
+    },
+    Tolerance {
+        id: "promptkit.keeps-raw-numbers",
+        profile: PK,
+        check: "FRAMING-SINGLE-DOCUMENT",
+        runtime_does: "PromptKit keeps a tool's `result` as raw text and skips unknown keys unread: a number past float64 there (`1e999`) reaches the model as written (where PromptKit decodes one, as a score, GO-DECODE fails)",
+        source: "runtime/tools/exec_executor.go:38-49 (Result json.RawMessage); encoding/json decode.go (a literal is parsed only into a typed field); interop/fidelity.sh --only differential, seed 29",
+        covers: number_out_of_range,
     },
     Tolerance {
         id: "promptkit.selector-unknown-ids-dropped",
@@ -255,9 +283,9 @@ pub static TOLERANCES: &[Tolerance] = &[
         id: "picoclaw.drops-replies-without-id",
         profile: PICO,
         check: "JSONRPC-NOTIFICATION-SILENT",
-        runtime_does: "PicoClaw drops a line whose id is missing, 0 or null: a reply to a notification is ignored",
+        runtime_does: "PicoClaw drops a line whose id is missing, 0 or null: a reply to a notification is ignored (on a line of its own)",
         source: "pkg/agent/hook_process.go readLoop (msg.ID == 0 is skipped); interop/picoclaw, fault reply-to-notification",
-        covers: any,
+        covers: kept_apart,
     },
 ];
 
@@ -316,5 +344,13 @@ mod tests {
             Failure::Mismatch { path: "$.score".into(), expected: "a number between 0 and 1".into(), actual: "string \"0.5\"".into() };
         assert!(tolerated(PK, "EVAL-SCORE", &range).is_some());
         assert!(tolerated(PK, "EVAL-SCORE", &text).is_none(), "a string score is read as 0");
+        let huge = Failure::Framing { violation: crate::framing::Violation::NumberOutOfRange { offset: 10, excerpt: "1e999".into() } };
+        assert_eq!(tolerated(PK, "FRAMING-SINGLE-DOCUMENT", &huge).map(|t| t.id), Some("promptkit.keeps-raw-numbers"));
+        let garbage = Failure::Framing { violation: crate::framing::Violation::Garbage { offset: 0, excerpt: "x".into() } };
+        assert!(tolerated(PK, "FRAMING-SINGLE-DOCUMENT", &garbage).is_none());
+        let note = |what: String| Failure::Unexpected { what };
+        assert!(tolerated(PICO, "JSONRPC-NOTIFICATION-SILENT", &note("a reply to the notification: {}".into())).is_some());
+        let glued = note(format!("a reply to the notification, {SWALLOWS_THE_NEXT_REPLY}: {{}}{{}}"));
+        assert!(tolerated(PICO, "JSONRPC-NOTIFICATION-SILENT", &glued).is_none(), "the next reply is lost with the line");
     }
 }

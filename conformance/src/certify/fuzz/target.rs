@@ -151,7 +151,7 @@ impl<'a> Driver<'a> {
             Kind::Pico { .. } if request.method == pico::APPROVE_TOOL => (Role::Approve, Some(request.method)),
             Kind::Pico { .. } => (Role::ToolMode, Some(request.method)),
         };
-        let asked = Asked { family: self.opts.family, role, method, profile: self.profile, request: &request.params };
+        let asked = Asked { family: self.opts.family, role, method, profile: self.profile, request: &request.params, meant: None };
         for finding in judge(asked, answer).findings {
             self.semantics.finding(finding, evidence);
         }

@@ -144,16 +144,105 @@ fn fold_keys(ty: &GoType, doc: &Value) -> Option<Value> {
     Some(Value::Object(out))
 }
 
-/// A PromptKit one-shot answer of `role` with its keys spelt as Go matched
-/// them, when Go's case-insensitive keys matched one (see [`fold_keys`]).
-pub(crate) fn promptkit_folded(role: Role, doc: &Value) -> Option<Value> {
-    reply_types::promptkit_oneshot(role).and_then(|ty| fold_keys(&ty, doc))
+/// The document in `raw` with each repeated key's object merged into the
+/// earlier one's, as Go decodes a repeated key into the struct it already
+/// filled (`{"result":{"for_llm":"a"},"result":{"x":1}}` keeps `for_llm`);
+/// `None` when no key repeats, or the text is no document serde reads.
+fn merged_repeats(raw: &[u8]) -> Option<Value> {
+    use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+    use std::cell::Cell;
+
+    struct Merging<'a>(&'a Cell<bool>);
+    impl<'de> DeserializeSeed<'de> for Merging<'_> {
+        type Value = Value;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    fn merge(into: &mut Value, later: Value) {
+        match (into, later) {
+            (Value::Object(a), Value::Object(b)) => {
+                for (k, v) in b {
+                    match a.get_mut(&k) {
+                        Some(old) => merge(old, v),
+                        None => drop(a.insert(k, v)),
+                    }
+                }
+            }
+            (slot, later) => *slot = later,
+        }
+    }
+    impl<'de> Visitor<'de> for Merging<'_> {
+        type Value = Value;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+            Ok(Value::String(v.to_string()))
+        }
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(v) = seq.next_element_seed(Merging(self.0))? {
+                out.push(v);
+            }
+            Ok(Value::Array(out))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            let mut out = Map::new();
+            while let Some(k) = map.next_key::<String>()? {
+                let v = map.next_value_seed(Merging(self.0))?;
+                match out.get_mut(&k) {
+                    Some(old) => {
+                        self.0.set(true);
+                        merge(old, v);
+                    }
+                    None => drop(out.insert(k, v)),
+                }
+            }
+            Ok(Value::Object(out))
+        }
+    }
+    let repeated = Cell::new(false);
+    let text = String::from_utf8_lossy(raw);
+    let mut de = serde_json::Deserializer::from_str(&text);
+    let value = Merging(&repeated).deserialize(&mut de).ok()?;
+    repeated.get().then_some(value)
 }
 
-/// A PicoClaw result of `method` with its keys spelt as Go matched them,
-/// when Go's case-insensitive keys matched one (see [`fold_keys`]).
-pub(crate) fn picoclaw_folded(method: &str, doc: &Value) -> Option<Value> {
-    reply_types::picoclaw_result(method).and_then(|ty| fold_keys(&ty, doc))
+/// `doc` (read from `raw`) as Go's decoder takes its keys, when that
+/// changes anything: each repeated key merged (see [`merged_repeats`]),
+/// then each key spelt as the field Go matched it to (see [`fold_keys`]).
+fn as_go_keys(ty: &GoType, raw: Option<&[u8]>, doc: &Value) -> Option<Value> {
+    let merged = raw.and_then(merged_repeats);
+    let base = merged.as_ref().unwrap_or(doc);
+    fold_keys(ty, base).or(merged)
+}
+
+/// A PromptKit one-shot answer of `role` (stdout `raw`) with its keys as
+/// Go took them, when that changes anything (see [`as_go_keys`]).
+pub(crate) fn promptkit_folded(role: Role, raw: &[u8], doc: &Value) -> Option<Value> {
+    reply_types::promptkit_oneshot(role).and_then(|ty| as_go_keys(&ty, Some(raw), doc))
+}
+
+/// A PicoClaw result of `method` (raw text `raw`) with its keys as Go took
+/// them, when that changes anything (see [`as_go_keys`]).
+pub(crate) fn picoclaw_folded(method: &str, raw: Option<&[u8]>, doc: &Value) -> Option<Value> {
+    reply_types::picoclaw_result(method).and_then(|ty| as_go_keys(&ty, raw, doc))
 }
 
 /// Where the documents and the Go runtime read one answer differently.
@@ -192,10 +281,10 @@ pub(crate) fn reads_otherwise(
         if !passes(f.check) {
             continue;
         }
-        // Only Go's case-insensitive keys make the difference when the same
-        // answer, its keys spelt as Go matched them, passes the rule.
-        let spelling_only = folded.is_some_and(|j| j.findings.iter().filter(|g| g.check == f.check).all(|g| g.result.is_ok()));
-        if tolerance::tolerated(profile, f.check, failure).is_some() || !spelling_only {
+        // Only Go's way with keys (any case, a repeated one merged) makes the
+        // difference when the same answer, its keys as Go took them, passes the rule.
+        let go_keys_only = folded.is_some_and(|j| j.findings.iter().filter(|g| g.check == f.check).all(|g| g.result.is_ok()));
+        if tolerance::tolerated(profile, f.check, failure).is_some() || !go_keys_only {
             // Covered by a tolerance (its warning), or failing whatever the
             // spelling: the runtime sees what the documents see, so the rule stands.
             out.tolerated.push(f);
@@ -204,7 +293,7 @@ pub(crate) fn reads_otherwise(
                 path: "$".into(),
                 expected: "an answer the documents and the runtime read alike".into(),
                 actual: format!(
-                    "{}: {failure}; {runtime_name} reads it anyway (Go's encoding/json: keys in any case, unknown keys ignored)",
+                    "{}: {failure}; {runtime_name} reads it anyway (Go's encoding/json: keys in any case, a repeated key merged into the first, unknown keys ignored)",
                     f.check
                 ),
             });
@@ -241,6 +330,18 @@ mod tests {
         assert!(pk(Role::Eval, r#"{"score":1e999}"#).is_err());
         assert_eq!(pk(Role::Selector, r#"{"selected":null}"#).unwrap(), json!({"selected": null}));
         assert!(promptkit_oneshot(Role::SessionHook, b"garbage").is_none());
+    }
+
+    #[test]
+    fn a_repeated_key_is_merged_as_go_decodes_it_into_a_struct() {
+        let raw = br#"{"action":"respond","result":{"for_llm":"a"},"result":{"x":1}}"#;
+        let doc: Value = serde_json::from_slice(raw).unwrap();
+        assert_eq!(doc["result"], json!({"x": 1}), "serde keeps the last");
+        let go = picoclaw_folded("hook.before_tool", Some(raw), &doc).unwrap();
+        assert_eq!(go["result"], json!({"for_llm": "a", "x": 1}));
+        assert_eq!(merged_repeats(br#"{"a":1,"a":2}"#), Some(json!({"a": 2})), "a scalar: the last wins");
+        assert_eq!(merged_repeats(br#"{"a":{"b":1}}"#), None, "nothing repeats");
+        assert!(picoclaw_folded("hook.before_tool", Some(br#"{"action":"continue"}"#), &json!({"action": "continue"})).is_none());
     }
 
     #[test]

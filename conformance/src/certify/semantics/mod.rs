@@ -115,6 +115,10 @@ pub struct Asked<'a> {
     pub profile: Profile,
     /// The params (PicoClaw) or whole request (one-shot) that were sent.
     pub request: &'a Value,
+    /// The decision the author's `--cases` case expects of this answer
+    /// (`None` for the built-in probes): where the runtime resolves an
+    /// ambiguous answer one way, the case says whether that way was meant.
+    pub meant: Option<&'a str>,
 }
 
 /// Judges an answer: a one-shot document, or a JSON-RPC `result`.

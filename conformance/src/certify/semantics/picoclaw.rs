@@ -168,7 +168,7 @@ mod tests {
     use crate::protocol::{Family, Profile, Role};
 
     fn asked<'a>(method: &'a str, profile: Profile, request: &'a Value) -> Asked<'a> {
-        Asked { family: Family::PicoclawHook, role: Role::ToolMode, method: Some(method), profile, request }
+        Asked { family: Family::PicoclawHook, role: Role::ToolMode, method: Some(method), profile, request, meant: None }
     }
 
     fn failed(j: &Judged) -> Vec<&str> {

@@ -3,11 +3,12 @@
 use serde_json::Value;
 
 use super::{Asked, Decision, Finding, Judged, describe};
+use crate::check::tolerance;
 use crate::protocol::{Profile, Role};
 
 pub(super) fn judge(asked: Asked<'_>, answer: &Value) -> Judged {
     match asked.role {
-        Role::Tool => tool(answer, asked.profile),
+        Role::Tool => tool(answer, asked.profile, asked.meant),
         Role::Eval => eval(answer),
         Role::ProviderHook | Role::ToolHook => filter(answer),
         Role::SessionHook => observe(answer),
@@ -71,7 +72,7 @@ fn selector(request: &Value, answer: &Value) -> Judged {
     Judged { decision: Some(Decision::Selected(ids)), findings }
 }
 
-fn tool(answer: &Value, profile: Profile) -> Judged {
+fn tool(answer: &Value, profile: Profile, meant: Option<&str>) -> Judged {
     let keys: Vec<&str> = ["result", "error", "pending"].into_iter().filter(|k| answer.get(*k).is_some()).collect();
     let mut findings = Vec::new();
     let documented = match keys.as_slice() {
@@ -86,6 +87,7 @@ fn tool(answer: &Value, profile: Profile) -> Judged {
     // (both measured in interop/promptkit: the tool call completes).
     // `"error": ""` or `null` is no error to PromptKit, which reads the error first.
     let empty_error = answer.get("error").is_some_and(|e| e.is_null() || e.as_str() == Some(""));
+    let error_text = answer.get("error").and_then(Value::as_str).is_some_and(|e| !e.is_empty());
     // Beside a result or an error, an unread `pending` changes nothing.
     let acts_on_pending = profile.promptkit_acts_on_pending();
     let read: Vec<&str> = keys.iter().copied().filter(|k| acts_on_pending || *k != "pending").collect();
@@ -93,6 +95,7 @@ fn tool(answer: &Value, profile: Profile) -> Judged {
         (Some(Decision::Pending), _) if !acts_on_pending => Some(Decision::Result),
         (None, ["result"]) => Some(Decision::Result),
         (None, ["result", "error"]) if empty_error && profile != Profile::Documented => Some(Decision::Result),
+        (None, ["result", "error"]) if error_text && profile != Profile::Documented => Some(Decision::Error),
         (None, ["error"]) => Some(Decision::Error),
         (None, []) if profile.promptkit_whole_document_result() && keys.is_empty() => Some(Decision::Result),
         (other, _) => other,
@@ -102,6 +105,8 @@ fn tool(answer: &Value, profile: Profile) -> Judged {
             format!("none of them: {}", describe(Some(answer)))
         } else if keys == ["result", "error"] && empty_error {
             "result and an empty error together".to_string()
+        } else if keys == ["result", "error"] && error_text && meant == Some("error") {
+            tolerance::ERROR_BESIDE_A_RESULT_MEANT.to_string()
         } else if keys.len() > 1 {
             format!("{} together", keys.join(" and "))
         } else {
@@ -170,13 +175,13 @@ mod tests {
 
     #[test]
     fn tool_shapes() {
-        let tool = |v: &Value| super::tool(v, Profile::Documented);
+        let tool = |v: &Value| super::tool(v, Profile::Documented, None);
         assert!(ok(&tool(&json!({"result": {"t": 1}})), "TOOL-RESPONSE-SHAPE"));
         assert!(!ok(&tool(&json!({})), "TOOL-RESPONSE-SHAPE"));
         assert!(!ok(&tool(&json!({"result": 1, "error": "x"})), "TOOL-RESPONSE-SHAPE"));
         assert!(!ok(&tool(&json!({"error": {"code": 1}})), "TOOL-RESPONSE-SHAPE"));
         // What PromptKit makes of it (measured in interop/promptkit): no pause, and a bare document is a result.
-        let pk = |v: &Value| super::tool(v, Profile::Promptkit86d9f36).decision;
+        let pk = |v: &Value| super::tool(v, Profile::Promptkit86d9f36, None).decision;
         assert_eq!(pk(&json!({"pending": {"reason": "r", "message": "m"}})), Some(Decision::Result));
         assert_eq!(pk(&json!({"status": "ok"})), Some(Decision::Result));
         assert_eq!(tool(&json!({"pending": {"reason": "r", "message": "m"}})).decision, Some(Decision::Pending));
