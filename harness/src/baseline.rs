@@ -86,7 +86,22 @@ impl Kind {
 impl Baseline {
     /// Reads and validates a baseline of `kind`: every check id and profile must
     /// exist, and an entry of the other kind is refused (it would excuse nothing).
+    /// An entry whose reason is still the placeholder `--write-baseline`
+    /// wrote is refused: accepting a failure is a decision someone explains.
     pub fn load(path: &Path, kind: Kind) -> Result<Baseline, BaselineError> {
+        let baseline = Baseline::read(path, kind)?;
+        match baseline.entries.iter().find(|e| e.reason == TODO) {
+            Some(e) => Err(BaselineError(format!(
+                "{}:{}: `reason` is still the placeholder --write-baseline wrote ({TODO:?}); replace it with why this failure is accepted for now",
+                path.display(),
+                e.line
+            ))),
+            None => Ok(baseline),
+        }
+    }
+
+    /// Reads and validates a baseline of `kind`, placeholders and all.
+    fn read(path: &Path, kind: Kind) -> Result<Baseline, BaselineError> {
         let text = proctor_input::read_to_string(path, proctor_input::MAX_BYTES).map_err(|e| BaselineError(format!("baseline {e}")))?;
         let name = path.display().to_string();
         let file: File<serde_saphyr::Spanned<Written>> = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { strict_booleans: true }).map_err(|e| {
@@ -140,7 +155,8 @@ impl Baseline {
     /// anything else is refused: rewriting it would destroy it.
     pub fn previous(path: &Path, kind: Kind) -> Result<Option<Baseline>, BaselineError> {
         match std::fs::metadata(path) {
-            Ok(m) if m.is_file() && m.len() > 0 => Baseline::load(path, kind).map(Some).map_err(|e| {
+            // Placeholders are kept as they are: rewriting is how they get written.
+            Ok(m) if m.is_file() && m.len() > 0 => Baseline::read(path, kind).map(Some).map_err(|e| {
                 BaselineError(format!(
                     "--write-baseline {} holds something that is not a baseline of this command, which writing would destroy:\n{e}",
                     path.display()

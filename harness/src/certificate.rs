@@ -343,7 +343,13 @@ impl Certificate {
             .filter(|p| self.profile_verdicts.get(*p) == Some(&Verdict::Conformant) && p.as_str() != "documented")
             .map(String::as_str)
             .collect();
+        // Green only because of a baseline is not a clean pass: its own words and colour.
+        let accepted = self.checks.iter().filter(|c| c.status == "expected_failure").count();
         let (message, color) = match (self.verdict, works.as_slice()) {
+            (Verdict::Conformant, _) if accepted > 0 => {
+                let shown = if works.is_empty() { self.profiles.join(" · ") } else { works.join(" · ") };
+                (format!("conformant with {accepted} accepted failure{} · {shown}", if accepted == 1 { "" } else { "s" }), "yellowgreen")
+            }
             (Verdict::Conformant, []) => (format!("conformant · {}", self.profiles.join(" · ")), "brightgreen"),
             (Verdict::Conformant, runtimes) => (format!("conformant · {}", runtimes.join(" · ")), "brightgreen"),
             (Verdict::Nonconformant, []) => ("nonconformant".to_string(), "red"),

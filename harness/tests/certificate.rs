@@ -88,6 +88,22 @@ fn a_badge_says_where_a_nonconformant_plugin_still_works() {
 }
 
 #[test]
+fn a_badge_green_only_because_of_a_baseline_says_so_in_its_own_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = "expected_failures:\n  - {check: JSONRPC-ID-ECHO, profile: documented, reason: ids are ours to fix in v2}\n";
+    std::fs::write(dir.path().join("base.yaml"), baseline).unwrap();
+    let mut args =
+        vec!["certify", "--no-progress", "--protocol", "runok-extension", "--baseline", "base.yaml", "--badge", "badge.json", "--"];
+    let plugin = mock("runok-extension", &["--fault", "wrong-id"]);
+    args.extend(plugin.iter().map(String::as_str));
+    let (code, _, _) = run(dir.path(), &args);
+    assert_eq!(code, 0);
+    let badge: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("badge.json")).unwrap()).unwrap();
+    assert_eq!(badge["message"], "conformant with 1 accepted failure · runok@0.3.1");
+    assert_ne!(badge["color"], "brightgreen", "a clean pass's colour");
+}
+
+#[test]
 fn something_that_is_not_a_certificate_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("x.json"), "{\"hello\": 1}").unwrap();

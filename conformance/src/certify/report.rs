@@ -212,19 +212,46 @@ impl Report {
             ids.dedup();
             ids.join(", ")
         };
+        // Green only because a baseline accepts failures is not a pass: said so.
+        let but = |profile: &str| match self.accepted(Some(profile)).as_slice() {
+            [] => String::new(),
+            ids => format!(" only with {} (baseline): {}", accepted_failures(ids.len()), ids.join(", ")),
+        };
         // The runtimes first: "does it work where I deploy it" is the first question.
         let mut ordered: Vec<&(String, Verdict)> = self.profile_verdicts.iter().collect();
         ordered.sort_by_key(|(profile, _)| profile == "documented");
         let parts: Vec<String> = ordered
             .into_iter()
             .map(|(profile, verdict)| match (profile.as_str(), verdict) {
-                ("documented", Verdict::Conformant) => "follows the documented protocol".to_string(),
+                ("documented", Verdict::Conformant) => format!("follows the documented protocol{}", but(profile)),
                 ("documented", Verdict::Nonconformant) => format!("breaks the documented protocol: {}", failing(profile)),
-                (runtime, Verdict::Conformant) => format!("works with {runtime} today"),
+                (runtime, Verdict::Conformant) => format!("works with {runtime} today{}", but(runtime)),
                 (runtime, Verdict::Nonconformant) => format!("fails with {runtime}: {}", failing(runtime)),
             })
             .collect();
         parts.join("; ")
+    }
+
+    /// The ids of the failures a baseline accepted, under `profile` (under
+    /// every profile with `None`), each once.
+    pub fn accepted(&self, profile: Option<&str>) -> Vec<&'static str> {
+        let mut ids: Vec<&'static str> = Vec::new();
+        for c in self.checks.iter().filter(|c| c.status == Status::ExpectedFailure && profile.is_none_or(|p| c.profile == p)) {
+            if !ids.contains(&c.id) {
+                ids.push(c.id);
+            }
+        }
+        ids
+    }
+
+    /// The verdict in words: `conformant`, `nonconformant`, or, for a run
+    /// green only because its baseline accepts failures, `conformant with N
+    /// accepted failures`, never the words of a clean pass.
+    pub fn verdict_words(&self) -> String {
+        match (self.verdict, self.summary.expected_failures) {
+            (Verdict::Conformant, n @ 1..) => format!("conformant with {}", accepted_failures(n)),
+            (verdict, _) => verdict.name().to_string(),
+        }
     }
 
     /// States how many exchanges the verdict rests on.
@@ -237,6 +264,11 @@ impl Report {
     pub fn problems(&self) -> impl Iterator<Item = &CheckResult> {
         self.checks.iter().filter(|c| matches!(c.status, Status::Fail | Status::Warn))
     }
+}
+
+/// "1 accepted failure", "3 accepted failures".
+fn accepted_failures(n: usize) -> String {
+    format!("{n} accepted failure{}", if n == 1 { "" } else { "s" })
 }
 
 /// Serialises the per-profile verdicts as a JSON object in run order.

@@ -9,9 +9,10 @@ use proctor_conformance::check::Status;
 /// Renders the Markdown report.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
-    let verdict = match report.verdict {
-        Verdict::Conformant => "✅ conformant",
-        Verdict::Nonconformant => "❌ nonconformant",
+    let verdict = match (report.verdict, report.summary.expected_failures) {
+        (Verdict::Conformant, 0) => "✅ conformant".to_string(),
+        (Verdict::Conformant, _) => format!("🔶 {}", report.verdict_words()),
+        (Verdict::Nonconformant, _) => "❌ nonconformant".to_string(),
     };
     match &report.title {
         Some(title) => {
@@ -28,8 +29,13 @@ pub fn render(report: &Report) -> String {
     let s = &report.summary;
     let _ = writeln!(
         out,
-        "{} passed, {} failed, {} warnings, {} skipped; {} exchanges judged\n",
-        s.passed, s.failed, s.warnings, s.skipped, s.exchanges
+        "{} passed, {} failed, {} warnings, {} skipped{}; {} exchanges judged\n",
+        s.passed,
+        s.failed,
+        s.warnings,
+        s.skipped,
+        if s.expected_failures > 0 { format!(", {} accepted by the baseline", s.expected_failures) } else { String::new() },
+        s.exchanges
     );
     for (profile, verdict) in &report.profile_verdicts {
         let mark = if *verdict == Verdict::Conformant { "✅ conformant" } else { "❌ nonconformant" };

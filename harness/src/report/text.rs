@@ -99,9 +99,11 @@ pub fn render(report: &Report, color: bool) -> String {
         }
     }
     let s = &report.summary;
-    let verdict = match report.verdict {
-        Verdict::Conformant => p.paint(AnsiColor::Green.on_default().bold(), "CONFORMANT"),
-        Verdict::Nonconformant => p.paint(AnsiColor::Red.on_default().bold(), "NONCONFORMANT"),
+    let verdict = match (report.verdict, s.expected_failures) {
+        (Verdict::Conformant, 0) => p.paint(AnsiColor::Green.on_default().bold(), "CONFORMANT"),
+        // Green only because of a baseline: not the words or colour of a clean pass.
+        (Verdict::Conformant, _) => p.paint(AnsiColor::Yellow.on_default().bold(), &report.verdict_words().to_uppercase()),
+        (Verdict::Nonconformant, _) => p.paint(AnsiColor::Red.on_default().bold(), "NONCONFORMANT"),
     };
     let causes: Vec<&CheckResult> = report.problems().filter(|c| !c.is_untestable()).collect();
     if !causes.is_empty() {

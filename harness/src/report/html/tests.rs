@@ -81,6 +81,7 @@ fn a_failing_cell_links_to_its_evidence_and_an_accepted_failure_is_marked_as_suc
     let page = super::certify(&report());
     let failing = matrix_cell(&page, "JSONRPC-ID-ECHO", 0);
     assert!(failing.contains("data-status=\"fail\"") && failing.contains("href=\"#f0\"") && failing.contains("✗</span> fail"), "{failing}");
+    assert!(page.contains("data-accepted=\"1\""), "the verdict line counts the accepted failure");
     let accepted = matrix_cell(&page, "JSONRPC-ID-ECHO", 1);
     assert!(accepted.contains("data-status=\"expected_failure\"") && accepted.contains("expected failure"), "{accepted}");
     assert!(matrix_cell(&page, "JSONRPC-VERSION", 1).contains("✓</span> pass"));
