@@ -345,11 +345,16 @@ impl Certificate {
             .collect();
         // Green only because of a baseline is not a clean pass: its own words and colour.
         let accepted = self.checks.iter().filter(|c| c.status == "expected_failure").count();
+        // A run that could have asked cases and asked none judged the protocol only.
+        let cases_asked = |asked: bool| self.checks.iter().any(|c| c.id == "CASE-DECISION" && c.case.is_some() == asked);
+        let protocol_only = cases_asked(false) && !cases_asked(true);
         let (message, color) = match (self.verdict, works.as_slice()) {
             (Verdict::Conformant, _) if accepted > 0 => {
                 let shown = if works.is_empty() { self.profiles.join(" · ") } else { works.join(" · ") };
                 (format!("conformant with {accepted} accepted failure{} · {shown}", if accepted == 1 { "" } else { "s" }), "yellowgreen")
             }
+            (Verdict::Conformant, []) if protocol_only => (format!("protocol only · {}", self.profiles.join(" · ")), "green"),
+            (Verdict::Conformant, runtimes) if protocol_only => (format!("protocol only · {}", runtimes.join(" · ")), "green"),
             (Verdict::Conformant, []) => (format!("conformant · {}", self.profiles.join(" · ")), "brightgreen"),
             (Verdict::Conformant, runtimes) => (format!("conformant · {}", runtimes.join(" · ")), "brightgreen"),
             (Verdict::Nonconformant, []) => ("nonconformant".to_string(), "red"),

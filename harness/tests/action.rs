@@ -115,7 +115,7 @@ fn a_conformant_plugin_passes_with_its_files_outputs_and_summary() {
     assert_eq!(certificate["profiles"], serde_json::json!(["documented"]), "the profiles input is passed");
     // Split into words as a shell would (the quotes are gone), and run as those words, not by a shell.
     assert_eq!(certificate["command"], serde_json::json!([proctor(), "mock-plugin", "--protocol", "picoclaw-hook"]));
-    assert_eq!(json(&outcome.outputs["badge"])["message"], "conformant · documented");
+    assert_eq!(json(&outcome.outputs["badge"])["message"], "protocol only · documented", "no cases: decisions not judged");
     let junit = std::fs::read_to_string(&outcome.outputs["junit"]).unwrap();
     assert!(junit.starts_with("<?xml") && junit.contains(r#"failures="0""#), "{junit}");
 

@@ -47,7 +47,8 @@ fn a_certificate_goes_stale_when_the_certified_script_changes() {
     let badge: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("badge.json")).unwrap()).unwrap();
     assert_eq!(
         badge,
-        serde_json::json!({"schemaVersion": 1, "label": "proctor runok-extension", "message": "conformant · runok@0.3.1", "color": "brightgreen"})
+        serde_json::json!({"schemaVersion": 1, "label": "proctor runok-extension", "message": "protocol only · runok@0.3.1", "color": "green"}),
+        "no --cases: what the guard decides was not judged, and the badge claims no more"
     );
 
     let (code, out, _) = run(dir.path(), &["certificate", "check", "cert.json"]);

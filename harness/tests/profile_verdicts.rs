@@ -279,7 +279,12 @@ fn the_text_report_says_the_verdict_per_profile_in_words() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("  documented           nonconformant\n  runok@0.3.1          conformant\n"), "{text}");
-    assert!(text.ends_with("works with runok@0.3.1 today; breaks the documented protocol: JSONRPC-ID-ECHO\n"), "{text}");
+    assert!(
+        text.ends_with(
+            "speaks runok@0.3.1's protocol; its decisions were not judged (no --cases: `proctor init` writes a cases file); breaks the documented protocol: JSONRPC-ID-ECHO\n"
+        ),
+        "{text}"
+    );
     assert!(text.contains("FAIL JSONRPC-ID-ECHO (documented, runok@0.3.1 tolerates it)"), "{text}");
 }
 
@@ -329,4 +334,38 @@ fn an_error_beside_a_result_works_in_promptkit_only_when_a_case_says_the_error_w
     assert_eq!(shape[0].1, "fail", "the documents still want one of them");
     let (result, _, report) = verdict(Some("cases:\n  - name: known city\n    request: {city: Paris}\n    expect: {decision: result}\n"));
     assert_eq!(result, "nonconformant", "PromptKit fails the call the case wants answered: {}", problems(&report));
+}
+
+#[test]
+fn a_verdict_claims_the_plugins_decisions_only_when_cases_judged_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = mock("runok-extension", &[]);
+    let run = |extra: &[&str]| {
+        let mut flags = vec!["--protocol", "runok-extension"];
+        flags.extend(extra);
+        certify_json(&flags, &plugin).1
+    };
+    // No cases: the protocol was judged, what the guard decides was not.
+    let report = run(&[]);
+    assert_eq!(report["decisions_not_judged"], serde_json::json!(["documented", "runok@0.3.1"]), "{}", problems(&report));
+    let text = std::process::Command::new(common::proctor())
+        .current_dir(common::repo_root())
+        .args(["certify", "--no-progress", "--protocol", "runok-extension", "--"])
+        .args(&plugin)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.ends_with(
+            "speaks runok@0.3.1's protocol; its decisions were not judged (no --cases: `proctor init` writes a cases file); follows the documented protocol\n"
+        ),
+        "{text}"
+    );
+    // A case asked of it: its decisions were judged, and the verdict says it works.
+    let cases = dir.path().join("cases.yaml");
+    std::fs::write(&cases, "cases:\n  - name: ls is allowed\n    request: {command: ls}\n    expect: {decision: allow}\n").unwrap();
+    let cases = cases.display().to_string();
+    let report = run(&["--cases", cases.as_str()]);
+    assert_eq!(report["profile_verdicts"]["runok@0.3.1"], "conformant", "{}", problems(&report));
+    assert!(report.get("decisions_not_judged").is_none(), "{report}");
 }

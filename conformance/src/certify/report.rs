@@ -111,6 +111,11 @@ pub struct Report {
     /// the documents, and does it work in each runtime as implemented today.
     #[serde(serialize_with = "verdict_map")]
     pub profile_verdicts: Vec<(String, Verdict)>,
+    /// The profiles whose verdict rests on the protocol alone: the run could
+    /// have asked `--cases` of the plugin there and asked none, so what the
+    /// plugin decides (allow or deny, this result or that) was not judged.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decisions_not_judged: Vec<String>,
     /// Counts.
     pub summary: Summary,
     /// What was selected when not every check was (`--check`, `--skip-check`,
@@ -150,6 +155,7 @@ impl Report {
             options: Vec::new(),
             verdict: Verdict::Conformant,
             profile_verdicts: Vec::new(),
+            decisions_not_judged: Vec::new(),
             summary: Summary::default(),
             selection: None,
             notes: Vec::new(),
@@ -183,6 +189,10 @@ impl Report {
             .collect();
         self.verdict = Verdict::of(summary.failed > 0 || !self.stale_baseline.is_empty());
         self.summary = summary;
+        // A run with a CASE-DECISION row could have judged decisions: it did
+        // where a case was asked.
+        let asked = |p: &str, case: bool| checks.iter().any(|c| c.id == "CASE-DECISION" && c.profile == p && c.case.is_some() == case);
+        self.decisions_not_judged = self.profiles.iter().filter(|p| asked(p, false) && !asked(p, true)).cloned().collect();
     }
 
     /// Keeps only the checks `keep` selects, saying so in the header.
@@ -225,6 +235,11 @@ impl Report {
             .map(|(profile, verdict)| match (profile.as_str(), verdict) {
                 ("documented", Verdict::Conformant) => format!("follows the documented protocol{}", but(profile)),
                 ("documented", Verdict::Nonconformant) => format!("breaks the documented protocol: {}", failing(profile)),
+                // Without cases only the protocol was judged: claimed as such.
+                (runtime, Verdict::Conformant) if self.decisions_not_judged.iter().any(|p| p == runtime) => format!(
+                    "speaks {runtime}'s protocol{}; its decisions were not judged (no --cases: `proctor init` writes a cases file)",
+                    but(runtime)
+                ),
                 (runtime, Verdict::Conformant) => format!("works with {runtime} today{}", but(runtime)),
                 (runtime, Verdict::Nonconformant) => format!("fails with {runtime}: {}", failing(runtime)),
             })
