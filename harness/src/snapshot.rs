@@ -1,6 +1,8 @@
-//! A scenario's snapshot: where it lives and whether a run's transcript still
-//! matches it. `cargo test` writes and reviews snapshots through insta; `proctor
-//! run` reads the same files here, so the two never disagree about one scenario.
+//! A scenario's snapshot: where it lives, whether a run's transcript still
+//! matches it, and writing it. `cargo test` writes and reviews snapshots
+//! through insta; `proctor run` reads the same files here, and `proctor run
+//! --update-snapshots` writes them byte for byte as insta does, so the two
+//! never disagree about one scenario and a user without cargo can start one.
 
 use std::path::{Path, PathBuf};
 
@@ -61,6 +63,58 @@ pub fn compare(path: &Path, entries: &[Entry]) -> Result<Comparison, String> {
             path.display()
         )),
     })
+}
+
+/// The file insta's scenario harness (`harness/src/testing.rs`) names as a
+/// snapshot's source: written the same here, so `cargo insta` sees no change.
+const SOURCE: &str = "harness/src/testing.rs";
+
+/// What writing a snapshot did.
+#[derive(Debug, PartialEq)]
+pub enum Written {
+    /// There was none: it is new.
+    New,
+    /// It held another transcript: it holds this one now.
+    Replaced,
+    /// It already held this transcript: left as it was.
+    Unchanged,
+}
+
+/// The header insta writes above a scenario's transcript (`---`, then its
+/// metadata in insta's own YAML).
+#[derive(serde::Serialize)]
+struct Header<'a> {
+    source: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    input_file: String,
+}
+
+/// Writes the snapshot of the scenario in `scenario_file` (id `id`) to hold
+/// `entries`, in insta's format (its YAML, its header), as `cargo test`
+/// would accept it. A snapshot that already matches is left untouched.
+pub fn write(scenario_file: &Path, id: &str, description: Option<&str>, entries: &[Entry]) -> Result<Written, String> {
+    use insta::_macro_support::{SerializationFormat, serialize_value};
+    let path = path(scenario_file, id);
+    let was = match compare(&path, entries) {
+        Ok(Comparison::Matches) => return Ok(Written::Unchanged),
+        Ok(Comparison::Missing) => Written::New,
+        Ok(Comparison::Differs(_)) | Err(_) => Written::Replaced,
+    };
+    // insta names the input file relative to the workspace, which `cargo test` runs from.
+    let input_file = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| scenario_file.strip_prefix(&cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| scenario_file.to_path_buf());
+    let header = Header { source: SOURCE, description, input_file: input_file.display().to_string().replace('\\', "/") };
+    let text = format!(
+        "---\n{}---\n{}\n",
+        serialize_value(&header, SerializationFormat::Yaml),
+        serialize_value(&entries, SerializationFormat::Yaml).trim_end()
+    );
+    std::fs::create_dir_all(dir(scenario_file)).map_err(|e| format!("cannot create {}: {e}", dir(scenario_file).display()))?;
+    std::fs::write(&path, text).map_err(|e| format!("cannot write the snapshot {}: {e}", path.display()))?;
+    Ok(was)
 }
 
 /// Why a snapshot's body compares nothing, if it does not: a run's transcript

@@ -84,8 +84,9 @@ enum Command {
     /// Run scenario files (or folders of them) without cargo.
     ///
     /// Each scenario plays its runtime (PromptKit, PicoClaw or runok) against
-    /// real plugin subprocesses and checks its expectations. Snapshots are
-    /// checked by `cargo test` (see README).
+    /// real plugin subprocesses and checks its expectations, and the
+    /// transcript against its snapshot (`snapshots/<id>.snap` beside the
+    /// scenario), as `cargo test` does. `--update-snapshots` writes them.
     Run(RunArgs),
     /// Drive a plugin with many requests: throughput, latency, errors, memory.
     ///
@@ -168,6 +169,13 @@ struct RunArgs {
     /// Write a baseline accepting every failing scenario to FILE (edit each `reason`).
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
+    /// Write the snapshot of every scenario whose expectations hold: a new
+    /// one where there is none, the run's transcript where it differs. The
+    /// files are insta's (`snapshots/<id>.snap` beside the scenario), so
+    /// `cargo test` and `cargo insta` agree with them; review the change with
+    /// `git diff`. A scenario that fails keeps its snapshot.
+    #[arg(long, conflicts_with = "profile")]
+    update_snapshots: bool,
 }
 
 #[derive(Debug, Clone, clap::Args)]

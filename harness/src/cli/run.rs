@@ -101,6 +101,7 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     let progress = std::io::stderr().is_terminal() && !args.no_progress;
     // A snapshot records a run under the scenario's own profile; `--profile` runs others.
     let own_profile = args.profile.is_none();
+    let update = args.update_snapshots;
     let total = scenarios.len();
     let results: Vec<RunResult> = runtime::run(async move {
         let permits = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
@@ -113,7 +114,10 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
                 let _permit = permits.acquire_owned().await;
                 let mut result = run(&scenario, &env).await;
                 result.file = Some(file.display().to_string());
-                judge_snapshot(&mut result, &file, &scenario, own_profile);
+                match update {
+                    true => update_snapshot(&mut result, &file, &scenario),
+                    false => judge_snapshot(&mut result, &file, &scenario, own_profile),
+                }
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
                 if progress {
                     eprint!("\r\x1b[2K  {n}/{total} {}", escape(&scenario.id));
@@ -131,6 +135,9 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     })?;
     if progress {
         eprint!("\r\x1b[2K");
+    }
+    for update in results.iter().filter_map(|r| r.snapshot_update.as_deref()) {
+        eprintln!("proctor run: {update}");
     }
     let mut results = results;
     results.extend(unusable);
@@ -268,6 +275,33 @@ fn record_can_be_kept(path: &Path) -> Result<(), String> {
     }
 }
 
+/// `--update-snapshots`: a scenario whose expectations hold gets its
+/// transcript as its snapshot; one that fails keeps the snapshot it has (a
+/// failing run is never the reference), and says so.
+fn update_snapshot(result: &mut RunResult, file: &Path, scenario: &Scenario) {
+    if result.unusable {
+        return;
+    }
+    let path = crate::snapshot::path(file, &scenario.id);
+    if !result.passed() {
+        result.snapshot_update = Some(format!("{}: kept as it was (the scenario fails)", path.display()));
+        return;
+    }
+    // The scenario harness always sets the description, an empty one too (testing.rs).
+    let description = Some(scenario.description.as_str());
+    result.snapshot_update = Some(match crate::snapshot::write(file, &scenario.id, description, &result.transcript.entries) {
+        Ok(crate::snapshot::Written::New) => format!("{}: written (new)", path.display()),
+        Ok(crate::snapshot::Written::Replaced) => {
+            format!("{}: written (the transcript changed; review it with `git diff`)", path.display())
+        }
+        Ok(crate::snapshot::Written::Unchanged) => format!("{}: unchanged", path.display()),
+        Err(e) => {
+            result.problems.push(e.clone());
+            e
+        }
+    });
+}
+
 /// The snapshot beside a scenario judges `proctor run` as it judges `cargo test`.
 /// A scenario that expects nothing and has no snapshot to compare would judge
 /// nothing: it is refused as written (exit 2), never reported as passing.
@@ -291,7 +325,7 @@ fn judge_snapshot(result: &mut RunResult, file: &Path, scenario: &Scenario, own_
                 false => "its snapshot holds only for its own profile (run it without `--profile`)".to_string(),
             };
             *result = unusable(format!(
-                "{}: the scenario judges nothing: it has no `expect`, and {why}\nhint: add an expectation (`expect: {{outcome: …}}`), or record a snapshot with `cargo test`",
+                "{}: the scenario judges nothing: it has no `expect`, and {why}\nhint: add an expectation (`expect: {{outcome: …}}`), or record a snapshot with `proctor run --update-snapshots`",
                 file.display()
             ));
         }

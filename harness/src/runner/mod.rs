@@ -27,6 +27,9 @@ pub struct RunResult {
     pub expected_failure: Option<String>,
     /// Unmet expectations and run errors; empty when the scenario passed.
     pub problems: Vec<String>,
+    /// What `proctor run --update-snapshots` did with its snapshot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot_update: Option<String>,
     /// What was observed.
     pub summary: Summary,
     /// What happened.
@@ -52,6 +55,7 @@ impl RunResult {
             file: None,
             unusable: false,
             expected_failure: None,
+            snapshot_update: None,
             problems: vec![problem],
             summary: Summary::default(),
             transcript: Transcript::default(),
@@ -66,6 +70,7 @@ impl RunResult {
             file: Some(file),
             unusable: true,
             expected_failure: None,
+            snapshot_update: None,
             problems: vec![problem],
             summary: Summary::default(),
             transcript: Transcript::default(),
@@ -186,6 +191,7 @@ pub async fn run(scenario: &Scenario, env: &RunEnv) -> RunResult {
         file: None,
         unusable,
         expected_failure: None,
+        snapshot_update: None,
         problems,
         summary: ctx.summary,
         transcript: ctx.transcript,

@@ -127,6 +127,7 @@ fn a_scenario_shows_its_status_problems_and_transcript_escaped() {
         file: Some(format!("scenarios/{HOSTILE}.yaml")),
         unusable: false,
         expected_failure: None,
+        snapshot_update: None,
         problems: vec![format!("expected deny, got {HOSTILE}")],
         summary: Default::default(),
         transcript,
