@@ -651,7 +651,9 @@ def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
         return out
 
     def said(key):
-        found = [v for k, v in doc.items() if k.casefold() == key]
+        # In document order, duplicates kept: Go reads `result`, `RESULT`,
+        # `result` into one field, and the last of the three is its value.
+        found = [v for k, v in (pairs_of(body) or doc.items()) if k.casefold() == key]
         return (True, found[-1]) if found else (False, None)
 
     if intent.reason is not None or "reason" in doc:

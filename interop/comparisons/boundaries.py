@@ -25,6 +25,7 @@ PAIRS = [
     ("promptkit.go-json-replies", f"{PK}/eval", "*", "scored", [("key-case", "score", "long-s")], [("number", "score", "1e999")]),
     ("promptkit.invalid-utf8-replaced", f"{PK}/tool-hook", "*", "deny", [("bad-utf8", "reason", "end")], [("bad-utf8", "reason", "outside")]),
     ("promptkit.tool-whole-document-result", f"{PK}/tool", "*", "result", [("drop-key", "result")], [("top", "array")]),
+    ("promptkit.tool-whole-document-result", f"{PK}/tool", "*", "result", [("drop-key", "result"), ("extra-key", "error", None, True)], [("drop-key", "result"), ("extra-key", "error", "boom", True)]),
     ("promptkit.pending-not-read", f"{PK}/tool", "*", "result", [("extra-key", "pending", {}, False)], [("extra-key", "error", "boom", False)]),
     ("promptkit.pending-beside-an-answer", f"{PK}/tool", "*", "result", [("extra-key", "pending", {"reason": "approval", "message": "wait"}, True)], [("extra-key", "error", "boom", True)]),
     ("promptkit.tool-error-before-result", f"{PK}/tool", "*", "result", [("extra-key", "error", "", False)], [("extra-key", "error", "boom", False)]),

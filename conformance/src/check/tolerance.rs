@@ -195,7 +195,7 @@ pub static TOLERANCES: &[Tolerance] = &[
         id: "promptkit.tool-whole-document-result",
         profile: PK,
         check: "TOOL-RESPONSE-SHAPE",
-        runtime_does: "PromptKit passes a document with neither result nor error to the model, whole, as the tool's result",
+        runtime_does: "PromptKit passes a document with neither result nor error (a null error is none) to the model, whole, as the tool's result",
         source: "runtime/tools/exec_executor.go (no result key: the whole stdout is the result); interop/promptkit, fault tool-empty",
         covers: no_known_key,
     },
@@ -291,8 +291,12 @@ pub static TOLERANCES: &[Tolerance] = &[
 
 /// A tool answer with none of `result`, `error`, `pending` (as TOOL-RESPONSE-SHAPE words it).
 fn no_known_key(f: &Failure) -> bool {
-    matches!(f, Failure::Mismatch { actual, .. } if actual.starts_with("none of them"))
+    matches!(f, Failure::Mismatch { actual, .. } if actual.starts_with("none of them") || actual == ONLY_A_NULL_ERROR)
 }
+
+/// How the tool shape check words `{"error": null}`: PromptKit reads a null
+/// error as none, so the document is its result, whole.
+pub const ONLY_A_NULL_ERROR: &str = "only a null error, which PromptKit reads as no error";
 
 /// Whether `profile`'s runtime reads a reply carrying both `result` and
 /// `error` as the error (the tolerances `promptkit.server-error-before-result`

@@ -98,6 +98,8 @@ fn tool(answer: &Value, profile: Profile, meant: Option<&str>) -> Judged {
         (None, ["result", "error"]) if error_text && profile != Profile::Documented => Some(Decision::Error),
         (None, ["error"]) => Some(Decision::Error),
         (None, []) if profile.promptkit_whole_document_result() && keys.is_empty() => Some(Decision::Result),
+        // An empty or null error alone is no error: the document is the result, whole.
+        (Some(Decision::Error), _) if empty_error && profile.promptkit_whole_document_result() => Some(Decision::Result),
         (other, _) => other,
     };
     findings.push(Finding::check("TOOL-RESPONSE-SHAPE", shape_ok, "$", "exactly one of result, error (a string), pending", || {
@@ -105,6 +107,8 @@ fn tool(answer: &Value, profile: Profile, meant: Option<&str>) -> Judged {
             format!("none of them: {}", describe(Some(answer)))
         } else if keys == ["result", "error"] && empty_error {
             "result and an empty error together".to_string()
+        } else if keys == ["error"] && answer.get("error").is_some_and(Value::is_null) {
+            tolerance::ONLY_A_NULL_ERROR.to_string()
         } else if keys == ["result", "error"] && error_text && meant == Some("error") {
             tolerance::ERROR_BESIDE_A_RESULT_MEANT.to_string()
         } else if keys.len() > 1 {
@@ -168,6 +172,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::check::Failure;
 
     fn ok(j: &Judged, id: &str) -> bool {
         j.findings.iter().find(|f| f.check == id).unwrap().result.is_ok()
@@ -184,6 +189,12 @@ mod tests {
         let pk = |v: &Value| super::tool(v, Profile::Promptkit86d9f36, None).decision;
         assert_eq!(pk(&json!({"pending": {"reason": "r", "message": "m"}})), Some(Decision::Result));
         assert_eq!(pk(&json!({"status": "ok"})), Some(Decision::Result));
+        // A null error is none to PromptKit: the document is the result, and the shape
+        // failure is worded so that the whole-document tolerance names it.
+        assert_eq!(pk(&json!({"error": null})), Some(Decision::Result));
+        let null_error = tool(&json!({"error": null}));
+        let failure = &null_error.findings[0].result;
+        assert!(matches!(failure, Err(Failure::Mismatch { actual, .. }) if actual == tolerance::ONLY_A_NULL_ERROR), "{failure:?}");
         assert_eq!(tool(&json!({"pending": {"reason": "r", "message": "m"}})).decision, Some(Decision::Pending));
         let pending = tool(&json!({"pending": {"message": "m"}}));
         assert_eq!(pending.decision, Some(Decision::Pending));
