@@ -179,7 +179,7 @@ impl Baseline {
             let mut failing = 0;
             for c in report.checks.iter_mut().filter(matches) {
                 judged += 1;
-                if c.status == Status::Fail {
+                if matches!(c.status, Status::Fail | Status::Untestable) {
                     failing += 1;
                     c.status = Status::ExpectedFailure;
                     c.message = format!("expected failure ({file}:{}: {}): {}", e.line, e.reason, c.message);
@@ -229,7 +229,8 @@ impl Baseline {
     /// the entries (and their reasons) of `previous` that still apply, so
     /// `--baseline X --write-baseline X` never wipes what the author wrote.
     pub fn write(report: &Report, previous: Option<&Baseline>) -> String {
-        let failing: Vec<_> = report.checks.iter().filter(|c| matches!(c.status, Status::Fail | Status::ExpectedFailure)).collect();
+        let failing: Vec<_> =
+            report.checks.iter().filter(|c| matches!(c.status, Status::Fail | Status::Untestable | Status::ExpectedFailure)).collect();
         let kept = kept_entries(previous, |e| failing.iter().any(|c| e.covers(c)));
         let new = failing.iter().filter(|c| !kept.iter().any(|e| e.covers(c))).map(|c| {
             let case = c.case.as_deref().map(|n| format!(", case: {}", quote(n))).unwrap_or_default();

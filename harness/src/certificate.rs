@@ -227,7 +227,11 @@ impl Certificate {
             if outcomes.iter().all(|c| c.status == Status::Skip.name()) {
                 return Some(format!("no check ran under {profile}, so it certifies nothing there"));
             }
-            let derived = Verdict::of(outcomes.iter().any(|c| c.status == Status::Fail.name()));
+            // A `must` check that could not be judged fails the run as a failure does.
+            let must =
+                |id: &str| proctor_conformance::check::lookup(id).is_some_and(|d| d.level == proctor_conformance::check::Level::Must);
+            let blocking = |c: &&CheckOutcome| c.status == Status::Fail.name() || (c.status == Status::Untestable.name() && must(&c.id));
+            let derived = Verdict::of(outcomes.iter().any(blocking));
             if self.profile_verdicts.get(profile) != Some(&derived) {
                 return Some(format!("its verdict under {profile} is not {}, the verdict its outcomes give", derived.name()));
             }

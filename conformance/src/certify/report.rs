@@ -40,6 +40,9 @@ pub struct Summary {
     pub passed: usize,
     /// `must` checks that failed.
     pub failed: usize,
+    /// Checks that could not be judged because another failed first (the
+    /// `must` ones fail the run too; the cause is among `failed`).
+    pub untestable: usize,
     /// `should` checks that failed.
     pub warnings: usize,
     /// Checks skipped because the plugin does not claim what they need.
@@ -176,18 +179,16 @@ impl Report {
             match c.status {
                 Status::Pass => summary.passed += 1,
                 Status::Fail => summary.failed += 1,
+                Status::Untestable => summary.untestable += 1,
                 Status::Warn => summary.warnings += 1,
                 Status::Skip => summary.skipped += 1,
                 Status::ExpectedFailure => summary.expected_failures += 1,
             }
         }
         let checks = &self.checks;
-        self.profile_verdicts = self
-            .profiles
-            .iter()
-            .map(|p| (p.clone(), Verdict::of(checks.iter().any(|c| &c.profile == p && c.status == Status::Fail))))
-            .collect();
-        self.verdict = Verdict::of(summary.failed > 0 || !self.stale_baseline.is_empty());
+        self.profile_verdicts =
+            self.profiles.iter().map(|p| (p.clone(), Verdict::of(checks.iter().any(|c| &c.profile == p && c.is_blocking())))).collect();
+        self.verdict = Verdict::of(checks.iter().any(CheckResult::is_blocking) || !self.stale_baseline.is_empty());
         self.summary = summary;
         // A run with a CASE-DECISION row could have judged decisions: it did
         // where a case was asked.
@@ -216,11 +217,21 @@ impl Report {
     /// The verdict in words, per profile: "works with runok@0.3.1 today;
     /// breaks the documented protocol: JSONRPC-ID-ECHO".
     pub fn verdict_sentence(&self) -> String {
+        // Root causes only: a check another failure kept from running is not one.
         let failing = |profile: &str| {
-            let mut ids: Vec<&str> =
-                self.checks.iter().filter(|c| c.profile == profile && c.status == Status::Fail).map(|c| c.id).collect();
-            ids.dedup();
-            ids.join(", ")
+            let of = |status: Status| {
+                let mut ids: Vec<&str> = Vec::new();
+                for c in self.checks.iter().filter(|c| c.profile == profile && c.status == status && c.is_blocking()) {
+                    if !ids.contains(&c.id) {
+                        ids.push(c.id);
+                    }
+                }
+                ids
+            };
+            match of(Status::Fail).as_slice() {
+                [] => format!("{} (untestable: the run ended before them)", of(Status::Untestable).join(", ")),
+                ids => ids.join(", "),
+            }
         };
         // Green only because a baseline accepts failures is not a pass: said so.
         let but = |profile: &str| match self.accepted(Some(profile)).as_slice() {
@@ -339,7 +350,7 @@ impl CheckResult {
 
     /// Whether this result counts against the verdict.
     pub fn is_blocking(&self) -> bool {
-        self.status == Status::Fail
+        self.status == Status::Fail || (self.status == Status::Untestable && self.level == Level::Must)
     }
 
     /// Whether the outcome is a real failure rather than untestable.

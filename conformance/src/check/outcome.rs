@@ -161,6 +161,7 @@ impl Outcome {
         match (self, level) {
             (Outcome::Pass, _) => Status::Pass,
             (Outcome::Skip { .. }, _) => Status::Skip,
+            (Outcome::Untestable { .. }, _) => Status::Untestable,
             (_, Level::Must) => Status::Fail,
             (_, Level::Should) => Status::Warn,
         }
@@ -184,8 +185,12 @@ impl Outcome {
 pub enum Status {
     /// Passed.
     Pass,
-    /// A `must` check failed (or could not run).
+    /// A `must` check failed.
     Fail,
+    /// The check could not be judged because another one failed first (its
+    /// root cause, named in the outcome). A `must` one still fails the run,
+    /// but it is counted and shown apart, so the cause is read first.
+    Untestable,
     /// A `should` check failed.
     Warn,
     /// Not applicable to what the plugin claims.
@@ -197,13 +202,14 @@ pub enum Status {
 
 impl Status {
     /// Every status.
-    pub const ALL: [Status; 5] = [Status::Pass, Status::Fail, Status::Warn, Status::Skip, Status::ExpectedFailure];
+    pub const ALL: [Status; 6] = [Status::Pass, Status::Fail, Status::Untestable, Status::Warn, Status::Skip, Status::ExpectedFailure];
 
     /// The lowercase name used in reports.
     pub fn name(self) -> &'static str {
         match self {
             Status::Pass => "pass",
             Status::Fail => "fail",
+            Status::Untestable => "untestable",
             Status::Warn => "warn",
             Status::Skip => "skip",
             Status::ExpectedFailure => "expected_failure",

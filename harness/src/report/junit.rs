@@ -55,6 +55,13 @@ fn suites(report: &Report, named: bool) -> Vec<TestSuite> {
             };
             let status = match c.status {
                 Status::Pass | Status::Warn => TestCaseStatus::success(),
+                // Could not run because another check failed: an error, not a
+                // failure of its own, so a dashboard counts the cause once.
+                Status::Untestable => {
+                    let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+                    s.set_message(c.message.clone()).set_type("untestable");
+                    s
+                }
                 Status::Skip | Status::ExpectedFailure => {
                     let mut s = TestCaseStatus::skipped();
                     s.set_message(c.message.clone());

@@ -57,6 +57,7 @@ pub fn render(report: &Report) -> String {
             let mark = match c.status {
                 Status::Pass => "✅ pass",
                 Status::Fail => "❌ fail",
+                Status::Untestable => "⊘ untestable",
                 Status::Warn => "⚠️ warn",
                 Status::Skip => "⏭️ skip",
                 Status::ExpectedFailure => "🔶 expected failure",

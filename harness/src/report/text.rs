@@ -26,6 +26,7 @@ impl Paint {
         let (style, mark) = match s {
             Status::Pass => (AnsiColor::Green.on_default(), "PASS"),
             Status::Fail => (AnsiColor::Red.on_default().bold(), "FAIL"),
+            Status::Untestable => (AnsiColor::Magenta.on_default(), "UNTESTABLE"),
             Status::Warn => (AnsiColor::Yellow.on_default().bold(), "WARN"),
             Status::Skip => (AnsiColor::BrightBlack.on_default(), "SKIP"),
             Status::ExpectedFailure => (AnsiColor::Yellow.on_default(), "XFAIL"),
@@ -82,8 +83,8 @@ pub fn render(report: &Report, color: bool) -> String {
             if let Some(first) = untestable.first() {
                 let ids: Vec<&str> = untestable.iter().map(|c| c.id).collect();
                 let why = match &first.detail {
-                    Outcome::Untestable { blocked_by: Some(by), .. } => format!("untestable, blocked by {by}"),
-                    _ => "untestable".to_string(),
+                    Outcome::Untestable { blocked_by: Some(by), .. } => format!("blocked by {by}"),
+                    _ => "the run ended before them".to_string(),
                 };
                 let _ = writeln!(out, "    {} {} {}", p.status(first.status), ids.join(", "), p.dim(&format!("({why})")));
             }
@@ -125,9 +126,10 @@ pub fn render(report: &Report, color: bool) -> String {
     }
     let _ = writeln!(
         out,
-        "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped{} ({} profiles, {} exchanges judged)",
+        "\n{verdict}: {} passed, {} failed{}, {} warnings, {} skipped{} ({} profiles, {} exchanges judged)",
         s.passed,
         s.failed,
+        if s.untestable > 0 { format!(", {} untestable", s.untestable) } else { String::new() },
         s.warnings,
         s.skipped,
         if s.expected_failures > 0 { format!(", {} expected failures (baseline)", s.expected_failures) } else { String::new() },

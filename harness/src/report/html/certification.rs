@@ -81,9 +81,10 @@ fn facts(out: &mut String, report: &Report) {
     out.push_str("</dl>\n<ul class=\"counts\" aria-label=\"Summary\">\n");
     let _ = writeln!(
         out,
-        "<li>{} passed</li><li>{} failed</li><li>{}</li><li>{} skipped</li>",
+        "<li>{} passed</li><li>{} failed</li><li class=\"untestable\">{} untestable</li><li>{}</li><li>{} skipped</li>",
         s.passed,
         s.failed,
+        s.untestable,
         count(s.warnings, "warning", "warnings"),
         s.skipped
     );
@@ -168,7 +169,7 @@ fn divergence(out: &mut String, report: &Report, rows: &[Row], prefix: &str) {
 /// Whether a result gets its evidence folded under the matrix: a failure, a warning, or a failure a
 /// baseline accepts (accepted for now, still worth seeing).
 fn folded(status: Status) -> bool {
-    matches!(status, Status::Fail | Status::Warn | Status::ExpectedFailure)
+    matches!(status, Status::Fail | Status::Untestable | Status::Warn | Status::ExpectedFailure)
 }
 
 /// Every failure and warning, folded: its summary says what failed where, its body the proof. A
@@ -177,7 +178,9 @@ fn folded(status: Status) -> bool {
 /// and that failure, the one to fix, is open.
 fn problems(out: &mut String, report: &Report, prefix: &str, level: u8) {
     let problems: Vec<(usize, &CheckResult)> = report.checks.iter().enumerate().filter(|(_, c)| folded(c.status)).collect();
-    let _ = writeln!(out, "<h{level}>Failures and warnings, with their evidence ({})</h{level}>", problems.len());
+    // The count is of causes: an untestable check is listed under the failure that blocked it.
+    let causes = problems.iter().filter(|(_, c)| c.status != Status::Untestable).count();
+    let _ = writeln!(out, "<h{level}>Failures and warnings, with their evidence ({causes})</h{level}>");
     if problems.is_empty() {
         out.push_str("<p>None.</p>\n");
         return;

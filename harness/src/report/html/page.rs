@@ -54,6 +54,7 @@ pub fn status(name: &str) -> String {
     let (symbol, word) = match name {
         "pass" => ("✓", "pass"),
         "fail" => ("✗", "fail"),
+        "untestable" => ("⊘", "untestable"),
         "warn" => ("⚠", "warn"),
         "skip" => ("–", "skip"),
         "expected_failure" => ("◇", "expected failure"),
