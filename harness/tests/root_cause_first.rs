@@ -25,6 +25,9 @@ fn a_hook_that_never_flushes_is_reported_by_its_one_cause() {
     let summary = text.lines().find(|l| l.starts_with("NONCONFORMANT:")).unwrap_or_else(|| panic!("{text}"));
     assert!(summary.contains(" 2 failed, ") && summary.contains(" untestable, "), "{summary}");
     assert!(text.contains("UNTESTABLE JSONRPC-VERSION"), "{text}");
+    // The same failure under both profiles: shown in full once, then named.
+    assert_eq!(text.matches("hint: stdout is block-buffered").count(), 1, "{text}");
+    assert!(text.contains("FAIL FRAMING-FLUSHED (as under documented above)"), "{text}");
     assert!(text.ends_with("fails with picoclaw@cf67dd3: FRAMING-FLUSHED; breaks the documented protocol: FRAMING-FLUSHED\n"), "{text}");
     let to_fix = &text[text.find("To fix").unwrap_or_else(|| panic!("{text}"))..];
     assert_eq!(to_fix.lines().filter(|l| l.starts_with("  FAIL")).count(), 1, "one cause to fix:\n{to_fix}");

@@ -77,7 +77,27 @@ pub fn render(report: &Report, color: bool) -> String {
             let in_group: Vec<&&CheckResult> = checks.iter().filter(|c| c.group == group).collect();
             let _ = writeln!(out, "  {}", p.bold(group.title()));
             for c in in_group.iter().filter(|c| matches!(c.status, Status::Fail | Status::Warn) && !c.is_untestable()) {
-                problem(&mut out, &p, c);
+                // The same failure, on the same bytes, under an earlier profile: named, not shown
+                // again (its message may differ only by a measured time).
+                let same_kind = |o: &CheckResult| std::mem::discriminant(&o.detail) == std::mem::discriminant(&c.detail);
+                let earlier = report
+                    .checks
+                    .iter()
+                    .take_while(|o| o.profile != c.profile)
+                    .find(|o| o.id == c.id && o.case == c.case && o.status == c.status && same_kind(o) && o.evidence == c.evidence);
+                match earlier {
+                    Some(o) => {
+                        let case = c.case.as_deref().map(|n| format!(" [{}]", escape(n))).unwrap_or_default();
+                        let _ = writeln!(
+                            out,
+                            "    {} {}{case} {}",
+                            p.status(c.status),
+                            c.id,
+                            p.dim(&format!("(as under {} above)", o.profile))
+                        );
+                    }
+                    None => problem(&mut out, &p, c),
+                }
             }
             let untestable: Vec<&&&CheckResult> = in_group.iter().filter(|c| c.is_untestable()).collect();
             if let Some(first) = untestable.first() {
