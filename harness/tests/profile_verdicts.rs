@@ -369,3 +369,28 @@ fn a_verdict_claims_the_plugins_decisions_only_when_cases_judged_them() {
     assert_eq!(report["profile_verdicts"]["runok@0.3.1"], "conformant", "{}", problems(&report));
     assert!(report.get("decisions_not_judged").is_none(), "{report}");
 }
+
+#[test]
+fn where_the_profiles_part_the_failure_names_the_runtime_fact_that_parts_them() {
+    // A tool that asks for approval: the documents pause, PromptKit never reads `pending`.
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("pending.json");
+    std::fs::write(&script, r#"{"stdout": "{\"pending\": {\"reason\": \"requires_approval\", \"message\": \"ask an operator\"}}"}"#)
+        .unwrap();
+    let cases = dir.path().join("cases.yaml");
+    std::fs::write(&cases, "cases:\n  - name: needs approval\n    request: {city: Paris}\n    expect: {decision: pending}\n").unwrap();
+    let (script, cases) = (script.display().to_string(), cases.display().to_string());
+    let plugin = mock("promptkit-exec", &["--role", "tool", "--script", script.as_str()]);
+    let (_, report, _) = certify_json(&["--protocol", "promptkit-exec", "--role", "tool", "--cases", cases.as_str()], &plugin);
+    let case = results(&report, "CASE-DECISION");
+    let by = |p: &str| case.iter().find(|c| c["profile"] == p).unwrap_or_else(|| panic!("{}", problems(&report)));
+    assert_eq!(by("documented")["status"], "pass");
+    let pk = by("promptkit@86d9f36");
+    assert_eq!(pk["status"], "fail");
+    let message = pk["message"].as_str().unwrap();
+    assert!(
+        message.contains("why promptkit@86d9f36 parts from the documents here") && message.contains("promptkit.pending-ignored"),
+        "{message}"
+    );
+    assert!(!message.contains("pascal-case"), "only the facts of a tool: {message}");
+}

@@ -8,6 +8,7 @@ mod go_envelope;
 mod longlived;
 mod observe;
 mod oneshot;
+mod parting;
 mod recorder;
 mod report;
 pub mod semantics;

@@ -148,6 +148,7 @@ impl Report {
                 c.spec = crate::check::spec_for(spec, family);
             }
         }
+        explain_partings(&mut checks, &protocol, role.as_deref());
         let mut report = Report {
             proctor_version: env!("CARGO_PKG_VERSION"),
             title: None,
@@ -295,6 +296,26 @@ impl Report {
 /// "1 accepted failure", "3 accepted failures".
 fn accepted_failures(n: usize) -> String {
     format!("{n} accepted failure{}", if n == 1 { "" } else { "s" })
+}
+
+/// Appends to each result that failed under a runtime's profile, where the
+/// same check (and case) passed under `documented`, the runtime facts that
+/// can part them. A tolerated failure already says what the runtime does.
+fn explain_partings(checks: &mut [CheckResult], family: &str, role: Option<&str>) {
+    let passed_documented: Vec<(CheckId, Option<String>)> =
+        checks.iter().filter(|c| c.profile == "documented" && c.status == Status::Pass).map(|c| (c.id, c.case.clone())).collect();
+    for c in checks.iter_mut().filter(|c| c.profile != "documented" && c.status == Status::Fail && c.tolerated.is_none()) {
+        if !passed_documented.contains(&(c.id, c.case.clone())) {
+            continue;
+        }
+        let facts: Vec<String> = super::parting::divergences_for(&c.profile, family, role, c.id)
+            .iter()
+            .map(|d| format!("{} ({}: {})", d.summary, d.id, d.source))
+            .collect();
+        if !facts.is_empty() {
+            c.message = format!("{}\nwhy {} parts from the documents here: {}", c.message, c.profile, facts.join("; "));
+        }
+    }
 }
 
 /// Serialises the per-profile verdicts as a JSON object in run order.
