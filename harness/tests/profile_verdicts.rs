@@ -127,6 +127,13 @@ const ROWS: &[Row] = &[
         check: "FRAMING-SINGLE-DOCUMENT",
     },
     Row {
+        tolerance: "picoclaw.hello-result-ignored",
+        certify: &["--protocol", "picoclaw-hook"],
+        protocol: "picoclaw-hook",
+        mock: &["--script", "mocks/scripts/picoclaw-hello-null.json"],
+        check: "LIFECYCLE-HANDSHAKE",
+    },
+    Row {
         tolerance: "promptkit.selector-unknown-ids-dropped",
         certify: &["--protocol", "promptkit-exec", "--role", "selector"],
         protocol: "promptkit-exec",

@@ -43,6 +43,7 @@ PAIRS = [
     ("picoclaw.ignores-jsonrpc", "picoclaw-hook", "hook.before_tool", "continue", [("jsonrpc", "1.0")], [("jsonrpc", "number")]),
     ("picoclaw.skips-undecodable-lines", "picoclaw-hook", "hook.after_tool", "continue", [("log-before", "starting up")], [("whitespace", "", "\n")]),
     ("picoclaw.skips-broken-lines", "picoclaw-hook", "hook.after_llm", "continue", [("log-after", "{not json")], [("whitespace", "\n", "")]),
+    ("picoclaw.hello-result-ignored", "picoclaw-hook", "hook.hello", "ok", [("top", "null")], [("top", "array")]),
     ("picoclaw.drops-stale-replies", "picoclaw-hook", "hook.before_tool", "deny_tool", [("duplicate-reply",)], [("id", "other")]),
     ("picoclaw.drops-replies-without-id", "picoclaw-hook", "hook.runtime_event", "ok", [], [("exit", 3)]),
     ("picoclaw.drops-replies-without-id", "picoclaw-hook", "hook.runtime_event", "ok", [], [("no-newline",)]),

@@ -188,6 +188,17 @@ impl Run<'_> {
         let reply = self.replied(s, rec, called, "LIFECYCLE-HANDSHAKE", Phase::Startup).await?;
         match &reply.envelope.body {
             ReplyBody::Result(v) if v.is_object() => rec.pass("LIFECYCLE-HANDSHAKE", reply.evidence.clone()),
+            // PicoClaw decodes the hello result into map[string]any and never
+            // looks at it: null is an empty map, and the hook starts
+            // (picoclaw.hello-result-ignored). The documents still want an object.
+            ReplyBody::Result(Value::Null) if tolerance::ignores_hello_result(self.profile) => {
+                let expected = "a result object such as {\"ok\": true}".into();
+                rec.fail(
+                    "LIFECYCLE-HANDSHAKE",
+                    Failure::Mismatch { path: "$.result".into(), expected, actual: "result null".into() },
+                    reply.evidence,
+                );
+            }
             body => {
                 let actual = match body {
                     ReplyBody::Result(v) => format!("result {v} (not an object)"),

@@ -76,6 +76,11 @@ fn number_out_of_range(f: &Failure) -> bool {
     matches!(f, Failure::Framing { violation: crate::framing::Violation::NumberOutOfRange { .. } })
 }
 
+/// A `hook.hello` result of `null`, as the handshake check words it.
+fn null_hello_result(f: &Failure) -> bool {
+    matches!(f, Failure::Mismatch { actual, .. } if actual == "result null")
+}
+
 /// A score that is a number, only out of range (not missing, not a string).
 fn numeric_score(f: &Failure) -> bool {
     matches!(f, Failure::Mismatch { actual, .. } if actual.starts_with("number "))
@@ -180,6 +185,14 @@ pub static TOLERANCES: &[Tolerance] = &[
         runtime_does: "PicoClaw logs a warning and skips a line Go cannot decode (a broken or half message); a reply on a later line is still read",
         source: "pkg/agent/hook_process.go:410-416 readLoop (json.Unmarshal error: warn and continue); found by interop/fidelity.sh --only differential",
         covers: any,
+    },
+    Tolerance {
+        id: "picoclaw.hello-result-ignored",
+        profile: PICO,
+        check: "LIFECYCLE-HANDSHAKE",
+        runtime_does: "PicoClaw decodes the hook.hello result into map[string]any and never reads it: `null` is an empty map and the hook starts (a result that is not an object or null fails the hello)",
+        source: "pkg/agent/hook_process.go:287-308 (hello result into map[string]any, otherwise ignored); interop/fidelity.sh --only differential, seed 30",
+        covers: null_hello_result,
     },
     Tolerance {
         id: "picoclaw.drops-stale-replies",
@@ -310,6 +323,12 @@ pub fn reads_error_first(profile: Profile) -> bool {
 /// so such a one-shot answer is still the answer it acts on.
 pub fn reads_invalid_utf8(profile: Profile) -> bool {
     TOLERANCES.iter().any(|t| t.profile == profile && t.check == "FRAMING-UTF8")
+}
+
+/// Whether `profile`'s runtime starts a hook whose `hook.hello` result is
+/// `null` (the tolerance `picoclaw.hello-result-ignored`).
+pub fn ignores_hello_result(profile: Profile) -> bool {
+    TOLERANCES.iter().any(|t| t.profile == profile && t.check == "LIFECYCLE-HANDSHAKE")
 }
 
 /// The tolerance `profile` has for `failure` of `check`, if any.
