@@ -61,6 +61,11 @@ fn the_example_runtime_config_is_judged_plugin_by_plugin() {
         .map(|c| (c["id"].as_str().unwrap(), c["profile"].as_str().unwrap()))
         .collect();
     assert_eq!(failed, [("CASE-DECISION", "promptkit@86d9f36")]);
+    // Its failure says which PromptKit fact parts it from the documents (report/, one place for every report).
+    let case = policy["report"]["checks"].as_array().unwrap().iter().find(|c| c["status"] == "fail").unwrap();
+    assert!(case["message"].as_str().unwrap().contains("promptkit.hook-payload-pascal-case"), "{case}");
+    // A binding with no cases beside it was judged on the protocol alone, and its report says so.
+    assert_eq!(plugins[0]["report"]["decisions_not_judged"], serde_json::json!(["documented", "promptkit@86d9f36"]));
     let text = std::fs::read_to_string(repo_root().join(CONFIG)).unwrap();
     let line = text.lines().position(|l| l.trim() == "content_policy:").unwrap() + 1;
     assert_eq!(plugins[3]["line"], line);

@@ -20,9 +20,6 @@ use crate::report::{Format, render};
 pub(super) const DEFAULT_TIMEOUT_MS: u64 = 5000;
 
 pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
-    if let Some(config) = args.runtime_config.clone() {
-        return super::runtime_config::run(&args, &config);
-    }
     let mut outputs = outputs(&args)?;
     let report = report_of(&args, !args.no_progress)?;
     let color = args.format == Format::Text && args.output.is_none() && output::stdout_wants_color();

@@ -393,7 +393,11 @@ pub fn main() -> ExitCode {
         crate::interrupt::install();
     }
     let result = match cli.command {
-        Command::Certify(args) => certify::run(*args),
+        // A RuntimeConfig is certified binding by binding, each as `certify` would.
+        Command::Certify(args) => match args.runtime_config.clone() {
+            Some(config) => runtime_config::run(&args, &config),
+            None => certify::run(*args),
+        },
         Command::Checks(args) => checks::run(args),
         Command::Init(args) => init::run(args),
         Command::Certificate(command) => certificate::run(command),

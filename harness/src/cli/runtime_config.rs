@@ -5,34 +5,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use proctor_conformance::certify::fuzz::{Fuzz, ToolSchema};
-use proctor_conformance::certify::{CasesFile, Report, Verdict};
+use proctor_conformance::certify::{CasesFile, Report};
 use proctor_conformance::protocol::{Family, Profile};
 use proctor_conformance::transport::PluginCommand;
 use proctor_pack::runtime_config::{Binding, HookKind, RuntimeConfig, Section};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::certify::{DEFAULT_TIMEOUT_MS, Plan, WrittenIn, judge, roles};
 use super::{CertifyArgs, UsageError};
 use crate::output;
-use crate::report::html::Plugin;
-use crate::report::{Format, render};
-
-/// One binding, certified, or why it could not be: a missing script, a broken
-/// cases file. That is the config author's mistake, said at the binding's
-/// place; the other bindings are still judged.
-struct Judged {
-    binding: Binding,
-    family: Family,
-    role: &'static str,
-    cases: Option<PathBuf>,
-    report: Result<Report, String>,
-}
-
-impl Judged {
-    fn conformant(&self) -> bool {
-        self.report.as_ref().is_ok_and(|r| r.verdict == Verdict::Conformant)
-    }
-}
+use crate::report::runtime_config::{BoundPlugin, Checked};
 
 pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
     let config = proctor_pack::runtime_config::load(path).map_err(|e| UsageError(e.to_string()))?;
@@ -73,25 +55,12 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
         if let (Err(e), false) = (&report, args.no_progress) {
             eprintln!("error: {}", crate::report::escape(e));
         }
-        judged.push(Judged { binding: binding.clone(), family, role, cases, report });
+        judged.push(BoundPlugin { binding: binding.clone(), family, role, cases, report });
     }
-    let rendered = match args.format {
-        Format::Json => format!("{}\n", serde_json::to_string_pretty(&as_json(path, args.pack.as_deref(), &judged, &notes))?),
-        Format::Junit => crate::report::junit::render_many(
-            &format!("proctor certify --runtime-config {}", path.display()),
-            &judged.iter().filter_map(|j| j.report.as_ref().ok()).collect::<Vec<_>>(),
-            &judged.iter().filter_map(|j| Some((j.binding.label(), j.report.as_ref().err()?.clone()))).collect::<Vec<_>>(),
-        ),
-        Format::Html => {
-            let plugins: Vec<Plugin> =
-                judged.iter().map(|j| Plugin { heading: heading(j), report: j.report.as_ref().map_err(String::as_str) }).collect();
-            crate::report::html::runtime_config(&path.display().to_string(), verdict(&judged), &plugins, &notes)
-        }
-        // Labels, commands and notes come from the config file: escaped for the terminal.
-        Format::Markdown | Format::Text => crate::report::escape(&as_text(path, &judged, &notes, args.format)),
-    };
+    let checked = Checked { path: path.to_path_buf(), pack: args.pack.clone(), plugins: judged, notes };
+    let rendered = crate::report::runtime_config::render(&checked, args.format)?;
     output::deliver(outputs.take("--output"), &rendered)?;
-    Ok(match verdict(&judged) {
+    Ok(match checked.verdict() {
         "error" => ExitCode::from(2),
         "conformant" => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
@@ -119,21 +88,6 @@ fn outputs(args: &CertifyArgs, path: &Path, config: &RuntimeConfig) -> Result<ou
     }
     let named: Vec<(&str, &Path)> = args.output.as_deref().map(|out| ("--output", out)).into_iter().collect();
     output::Outputs::prepare(&named, &inputs)
-}
-
-/// `error` when a plugin could not be judged, `conformant` when every plugin is, else `nonconformant`.
-fn verdict(judged: &[Judged]) -> &'static str {
-    match (judged.iter().any(|j| j.report.is_err()), judged.iter().all(Judged::conformant)) {
-        (true, _) => "error",
-        (false, true) => "conformant",
-        (false, false) => "nonconformant",
-    }
-}
-
-/// A binding in one line: where it is, how PromptKit speaks to it, what it runs.
-fn heading(j: &Judged) -> String {
-    let cases = j.cases.as_ref().map(|c| format!(", cases {}", c.display())).unwrap_or_default();
-    format!("{} (line {}): {} {} — {}{cases}", j.binding.label(), j.binding.line, j.family.name(), j.role, j.binding.command.join(" "))
 }
 
 /// Certifies one binding in its role, as `proctor certify` would.
@@ -272,60 +226,4 @@ fn pack_notes(config: &RuntimeConfig, pack: &Value) -> Vec<String> {
         notes.push(format!("pack tool `{tool}` has no binding in spec.tools: PromptKit has nothing to run when the model calls it"));
     }
     notes
-}
-
-fn as_json(path: &Path, pack: Option<&Path>, judged: &[Judged], notes: &[String]) -> Value {
-    json!({
-        "runtime_config": path.display().to_string(),
-        "pack": pack.map(|p| p.display().to_string()),
-        "verdict": verdict(judged),
-        "notes": notes,
-        "plugins": judged.iter().map(|j| json!({
-            "binding": j.binding.label(),
-            "line": j.binding.line,
-            "column": j.binding.column,
-            "protocol": j.family.name(),
-            "role": j.role,
-            "command": j.binding.command,
-            "cases": j.cases.as_ref().map(|c| c.display().to_string()),
-            "report": j.report.as_ref().ok().and_then(|r| serde_json::to_value(r).ok()),
-            "error": j.report.as_ref().err(),
-        })).collect::<Vec<_>>(),
-    })
-}
-
-fn as_text(path: &Path, judged: &[Judged], notes: &[String], format: Format) -> String {
-    let markdown = format == Format::Markdown;
-    let mut out = String::new();
-    for j in judged {
-        let heading = heading(j);
-        out.push_str(&if markdown { format!("## {heading}\n\n") } else { format!("══ {heading}\n") });
-        match &j.report {
-            Ok(report) => out.push_str(&render(report, format, false)),
-            Err(why) => out.push_str(&format!("ERROR {}\n", crate::report::escape(why).replace('\n', "\n      "))),
-        }
-        out.push('\n');
-    }
-    let conformant = judged.iter().filter(|j| j.conformant()).count();
-    let errors = judged.iter().filter(|j| j.report.is_err()).count();
-    out.push_str(&if markdown {
-        format!("## {} ({} plugins)\n\n", path.display(), judged.len())
-    } else {
-        format!("RuntimeConfig {} ({} plugins)\n", path.display(), judged.len())
-    });
-    for j in judged {
-        let (verdict, sentence) = match &j.report {
-            Ok(r) if r.verdict == Verdict::Conformant => ("conformant", r.verdict_sentence()),
-            Ok(r) => ("NONCONFORMANT", r.verdict_sentence()),
-            Err(_) => ("ERROR", format!("not judged: see line {}", j.binding.line)),
-        };
-        let line = format!("{:<40} {:<30} {verdict:<14} {sentence}", j.binding.label(), format!("{} {}", j.family.name(), j.role));
-        out.push_str(&if markdown { format!("- {line}\n") } else { format!("  {line}\n") });
-    }
-    for note in notes {
-        out.push_str(&format!("note: {note}\n"));
-    }
-    let not_judged = if errors > 0 { format!(", {errors} could not be judged (exit 2)") } else { String::new() };
-    out.push_str(&format!("{}: {conformant} of {} plugins conformant{not_judged}\n", verdict(judged).to_uppercase(), judged.len()));
-    out
 }

@@ -7,6 +7,7 @@ pub mod html;
 pub mod junit;
 mod markdown;
 pub mod matrix;
+pub mod runtime_config;
 pub mod scenarios;
 mod text;
 
