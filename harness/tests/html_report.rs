@@ -166,7 +166,7 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     // Every matrix cell marked untestable, and where its link leads.
     let cells = browser.eval(
         "const heads = [...document.querySelectorAll('table.matrix thead th')].map(th => th.innerText); \
-         return [...document.querySelectorAll('table.matrix td')].filter(td => td.innerText.includes('(untestable)')).map(td => { \
+         return [...document.querySelectorAll('table.matrix td')].filter(td => td.querySelector('.s-untestable')).map(td => { \
            const id = td.parentElement.dataset.check, profile = heads[td.cellIndex]; \
            const entry = document.querySelector(td.querySelector('a').getAttribute('href')); \
            const group = entry && entry.closest('div.blocked'); \
@@ -187,6 +187,16 @@ fn the_html_report_of_a_broken_plugin_reads_right_in_a_browser() {
     }
     let untestable = cells.len();
     assert!(untestable >= 20, "the no-flush plugin left only {untestable} checks untestable");
+    // Drawn apart from the failures: its own status, its own colour, and the counts keep them apart.
+    let drawn = browser.eval(
+        "const style = s => getComputedStyle(document.querySelector(s)).color;          return [document.querySelectorAll('table.matrix td[data-status=untestable]').length,                  document.querySelectorAll('table.matrix td[data-status=fail]').length,                  style('table.matrix td[data-status=untestable] .s') !== style('table.matrix td[data-status=fail] .s'),                  document.querySelector('ul.counts li.untestable').innerText]",
+        json!([]),
+    );
+    let drawn = drawn.as_array().expect("drawn");
+    assert_eq!(drawn[0], json!(untestable), "{drawn:?}");
+    assert_eq!(drawn[1], json!(2), "the one cause, under each profile: {drawn:?}");
+    assert_eq!(drawn[2], json!(true), "untestable is drawn in the colour of a failure: {drawn:?}");
+    assert_eq!(drawn[3], json!(format!("{untestable} untestable")), "{drawn:?}");
 
     // A narrow window: the page never scrolls sideways; the matrix scrolls inside its own box.
     browser.resize(400, 800);

@@ -116,11 +116,11 @@ fn grid(out: &mut String, report: &Report, rows: &[Row], prefix: &str) {
 fn cell(cell: Option<(usize, &CheckResult)>, prefix: &str) -> String {
     let Some((index, c)) = cell else { return format!("<td data-status=\"none\">{}</td>", status("none")) };
     let name = c.status.name();
-    let untestable = if c.is_untestable() { " <span class=\"muted\">(untestable)</span>" } else { "" };
+    // An untestable check says so in its own status; what blocked it is in the title.
     let shown = status(name);
     match folded(c.status) {
         true => {
-            format!("<td data-status=\"{name}\"><a href=\"#{prefix}f{index}\" title=\"{}\">{shown}</a>{untestable}</td>", text(&c.message))
+            format!("<td data-status=\"{name}\"><a href=\"#{prefix}f{index}\" title=\"{}\">{shown}</a></td>", text(&c.message))
         }
         false => format!("<td data-status=\"{name}\" title=\"{}\">{shown}</td>", text(&c.message)),
     }
