@@ -63,8 +63,8 @@ def example(tools: Tools, t: Target, script: str) -> list[Comparison]:
     judged = [c for c in report.get("checks", []) if c["id"] == "CASE-DECISION" and c.get("profile") == t.profile]
     status = {c["case"]: c["status"] for c in judged if c.get("case")}
     # A plugin whose first answer the runtime cannot read leaves every case
-    # failed-untestable: one failed entry without a case name.
-    blocked = not status and any(c["status"] == "fail" for c in judged)
+    # untestable: one entry without a case name (status `untestable`).
+    blocked = not status and any(c["status"] in ("fail", "untestable") for c in judged)
     if not status and not blocked:
         return [Comparison("case", f"{t.name} {script}", False, f"proctor judged none of its {len(expects)} cases")]
     calls = calls_for(t, case_requests(tools, t, cases_file, len(expects)))
