@@ -220,15 +220,7 @@ impl Report {
     pub fn verdict_sentence(&self) -> String {
         // Root causes only: a check another failure kept from running is not one.
         let failing = |profile: &str| {
-            let of = |status: Status| {
-                let mut ids: Vec<&str> = Vec::new();
-                for c in self.checks.iter().filter(|c| c.profile == profile && c.status == status && c.is_blocking()) {
-                    if !ids.contains(&c.id) {
-                        ids.push(c.id);
-                    }
-                }
-                ids
-            };
+            let of = |status: Status| self.ids(|c| c.profile == profile && c.status == status && c.is_blocking());
             match of(Status::Fail).as_slice() {
                 [] => format!("{} (untestable: the run ended before them)", of(Status::Untestable).join(", ")),
                 ids => ids.join(", "),
@@ -262,8 +254,13 @@ impl Report {
     /// The ids of the failures a baseline accepted, under `profile` (under
     /// every profile with `None`), each once.
     pub fn accepted(&self, profile: Option<&str>) -> Vec<&'static str> {
+        self.ids(|c| c.status == Status::ExpectedFailure && profile.is_none_or(|p| c.profile == p))
+    }
+
+    /// The ids of the results `keep` selects, each once, in report order.
+    fn ids(&self, keep: impl Fn(&CheckResult) -> bool) -> Vec<&'static str> {
         let mut ids: Vec<&'static str> = Vec::new();
-        for c in self.checks.iter().filter(|c| c.status == Status::ExpectedFailure && profile.is_none_or(|p| c.profile == p)) {
+        for c in self.checks.iter().filter(|c| keep(c)) {
             if !ids.contains(&c.id) {
                 ids.push(c.id);
             }
