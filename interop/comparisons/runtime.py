@@ -72,12 +72,13 @@ TARGETS += [Target("promptkit-server", "tool", PROMPTKIT, "server-tool")]
 
 
 class Tools:
-    def __init__(self, proctor: str, picoclaw_host: str, promptkit_host: str, work: Path, promptkit_state: str = "", promptkit_tools: str = ""):
+    def __init__(self, proctor: str, picoclaw_host: str, promptkit_host: str, work: Path, promptkit_state: str = "", promptkit_tools: str = "", promptkit_sdk: str = ""):
         self.proctor = proctor
         self.picoclaw_host = picoclaw_host
         self.promptkit_host = promptkit_host
         self.promptkit_state = promptkit_state
         self.promptkit_tools = promptkit_tools
+        self.promptkit_sdk = promptkit_sdk
         self.work = work
         self._n = itertools.count()
 
