@@ -37,6 +37,12 @@ published modules) next to proctor and compares, in seven ways:
             the runtime's driver: "conformant" must mean the runtime reached
             what the plugin meant on every call. Disagreements are shrunk and
             can be kept as regression cases (interop/differential/).
+  sdk       Every scenario that opens a pack, through the real PromptKit SDK
+            (interop/promptkit-sdk) against `proctor mock-provider`, and through
+            `proctor run`: the provider requests, the outcome and the workflow
+            must be equal, or differ as a named behaviour of the SDK release
+            shows (comparisons/sdk.py BEHAVIOURS); `--scenario FILE` compares
+            a scenario of your own.
 
 A difference is a bug in proctor's simulation until shown otherwise; the ones
 that are understood and kept are listed, with why, in
@@ -63,6 +69,7 @@ from comparisons.cases import cases
 from comparisons.differential import REGRESSIONS, differential, regressions
 from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
+from comparisons.sdk import BEHAVIOURS, opens_a_pack, scenario_files, sdk
 from comparisons.states import states
 from comparisons.tools import offered_tools
 from comparisons.wire import wire
@@ -95,8 +102,10 @@ def main() -> int:
     ap.add_argument("--promptkit-host", required=True)
     ap.add_argument("--promptkit-state", required=True)
     ap.add_argument("--promptkit-tools", required=True)
+    ap.add_argument("--promptkit-sdk", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
-    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary", "sdk"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--scenario", action="append", default=[], help="sdk: compare this scenario (one that opens a pack) instead of the repository's; repeatable")
     ap.add_argument("--cases", type=int, default=200, help="differential: generated plugins per family (default 200)")
     ap.add_argument("--seed", type=int, default=None, help="differential: the seed (default: a new one, printed; the same seed draws the same plugins)")
     ap.add_argument("--family", action="append", choices=["picoclaw-hook", "promptkit-exec", "promptkit-server"], help="differential: only these families")
@@ -109,7 +118,16 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="print equal comparisons too")
     args = ap.parse_args()
 
-    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential", "boundary"])
+    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential", "boundary", "sdk"])
+    if args.scenario:
+        kinds = {"sdk"}
+        for s in args.scenario:
+            if not Path(s).is_file():
+                print(f"fidelity: --scenario {s}: no such file", file=sys.stderr)
+                return 2
+            if not opens_a_pack(Path(s)):
+                print(f"fidelity: --scenario {s}: not a scenario that opens a pack (it needs `runtime: promptkit` and `pack:`)", file=sys.stderr)
+                return 2
     targets = [t for t in TARGETS if not args.target or t.name in args.target or t.family in args.target]
     listed = load_exceptions(Path(args.exceptions))
     with tempfile.TemporaryDirectory(prefix="proctor-fidelity-") as work:
@@ -121,15 +139,18 @@ def main() -> int:
             Path(work),
             absolute(args.promptkit_state),
             absolute(args.promptkit_tools),
+            absolute(args.promptkit_sdk),
         )
         found: list[Comparison] = []
+        explained_by: dict = {}  # sdk: comparison key -> the behaviour that explains it
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for t in targets:
                 if "wire" in kinds:
                     found += wire(tools, t)
                 if "fault" in kinds:
                     found += faults(tools, t, pool)
-                print(f"fidelity: {t.name} compared", file=sys.stderr, flush=True)
+                if kinds & {"wire", "fault"}:
+                    print(f"fidelity: {t.name} compared", file=sys.stderr, flush=True)
             if "case" in kinds:
                 found += cases(tools, targets, pool)
             if "state" in kinds and not args.target:
@@ -138,6 +159,11 @@ def main() -> int:
                 found += offered_tools(tools, pool)
             if "boundary" in kinds and not args.target:
                 found += boundaries(tools, pool)
+            if "sdk" in kinds and not args.target:
+                files = [Path(s).resolve() for s in args.scenario] or scenario_files()
+                compared = sdk(tools, pool, files)
+                explained_by.update((c.comparison.kind + " " + c.comparison.id, c.behaviour) for c in compared if c.behaviour)
+                found += [c.comparison for c in compared]
             if "differential" in kinds:
                 seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
                 print(f"fidelity: differential seed {seed}, {args.cases} cases per family (replay: --only differential --seed {seed} --cases {args.cases})", file=sys.stderr, flush=True)
@@ -158,16 +184,28 @@ def main() -> int:
             equal += 1
             if args.verbose:
                 print(f"equal     {key}")
+        elif key in explained_by:
+            exceptions += 1
+            if args.verbose:
+                print(f"behaviour {key}: {explained_by[key].id}")
         elif key in listed:
             exceptions += 1
             print(f"exception {key}: {listed[key]}\n          {c.detail}")
         else:
             unexplained += 1
             print(f"DIFFERENT {key}: {c.detail}")
-    ran_all = not args.only and not args.target
+    ran_all = not args.only and not args.target and not args.scenario
     for key in sorted(set(listed) - seen) if ran_all else []:
         unexplained += 1
         print(f"STALE     {key}: listed as an exception but no longer compared; delete it from {args.exceptions}")
+    used = {b.id for b in explained_by.values()}
+    for b in BEHAVIOURS:
+        if b.id in used:
+            n = sum(1 for x in explained_by.values() if x.id == b.id)
+            print(f"behaviour {b.id}: explains {n} difference(s): {b.why}")
+        elif (ran_all or args.only == ["sdk"]) and not args.scenario:
+            unexplained += 1
+            print(f"STALE     behaviour {b.id}: explains no difference in the repository's scenarios; delete it from interop/comparisons/sdk.py")
     print(f"fidelity: {len(found)} compared, {equal} equal, {exceptions} listed exceptions, {unexplained} unexplained")
     if not found:
         print("fidelity: nothing was compared", file=sys.stderr)

@@ -5,6 +5,7 @@
 #
 #   interop/fidelity.sh [--only wire|fault|case|state|tools|differential] [--target NAME] [--verbose]
 #   interop/fidelity.sh --only differential [--cases N] [--seed S] [--family F] [--found DIR]
+#   interop/fidelity.sh --scenario my-scenario.yaml   (your pack scenario through the real SDK)
 #
 # PROCTOR_BIN: the proctor binary (default: target/release/proctor, built if missing).
 # PROCTOR_PYTHON: a Python 3.11+ with PyYAML (default: python3).
@@ -21,10 +22,13 @@ done
 for oracle in promptkit-state promptkit-tools; do
   (cd "$here/promptkit" && go build -mod=readonly -o "$bin/$oracle" "./cmd/$oracle")
 done
+# The SDK (v1.5.10 on runtime v1.5.11; go.sum pins server/a2a v1.5.5, see README.md).
+(cd "$here/promptkit-sdk" && go build -mod=readonly -o "$bin/promptkit-sdk" ./cmd/promptkit-sdk)
 
 proctor="${PROCTOR_BIN:-$root/target/release/proctor}"
 if [ ! -x "$proctor" ]; then
   (cd "$root" && cargo build --release --locked)
 fi
 exec "${PROCTOR_PYTHON:-python3}" "$here/fidelity.py" --proctor "$proctor" \
-  --picoclaw-host "$bin/picoclaw-host" --promptkit-host "$bin/promptkit-host" --promptkit-state "$bin/promptkit-state" --promptkit-tools "$bin/promptkit-tools" "$@"
+  --picoclaw-host "$bin/picoclaw-host" --promptkit-host "$bin/promptkit-host" --promptkit-state "$bin/promptkit-state" --promptkit-tools "$bin/promptkit-tools" \
+  --promptkit-sdk "$bin/promptkit-sdk" "$@"

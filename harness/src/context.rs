@@ -146,7 +146,7 @@ impl<'a> RunContext<'a> {
                 seq,
                 method: "POST".into(),
                 path: openai::CHAT_COMPLETIONS.into(),
-                body: openai::request_body(request),
+                body: request.wire.clone().unwrap_or_else(|| openai::request_body(request)),
                 answer,
             });
         }

@@ -8,8 +8,11 @@ handlers, and sends the turns against `proctor mock-provider` serving the
 scenario's `llm:` script. proctor plays the same scenario under its
 PromptKit profile. Compared:
 
-  journal   the provider requests, in order, as JSON once ids are normalised
-            (and `required` lists sorted: PromptKit builds them in Go's map order);
+  journal   the provider requests, in order, as the mock provider journals them
+            (JSON text, keys in the order sent), once tool call ids are numbered
+            and `required` lists sorted (PromptKit builds them in Go's map order);
+            PromptKit's own prose (the descriptions of its workflow, skill and
+            agent tools) is compared by presence, not by its words;
   outcome   how the run ended (completed or error), the error's text, the final
             reply and every tool result the model was sent;
   workflow  the final state, status, path and artifacts.
@@ -64,6 +67,31 @@ def canonical(value):
     return value
 
 
+# The tools PromptKit defines itself: their prose is PromptKit's, which proctor
+# does not copy, so their descriptions are compared by presence.
+OWN_TOOLS = ("workflow__", "skill__", "a2a__")
+OWN_PROSE = ("workflow__", "skill__")  # an a2a tool's own description is the pack member's
+
+
+def present(value) -> str:
+    return "<description>" if isinstance(value, str) and value else repr(value)
+
+
+def prose_by_presence(tool: dict) -> dict:
+    function = tool.get("function")
+    name = function.get("name", "") if isinstance(function, dict) else ""
+    if not name.startswith(OWN_TOOLS):
+        return tool
+    function = dict(function)
+    if name.startswith(OWN_PROSE) and "description" in function:
+        function["description"] = present(function["description"])
+    params = function.get("parameters")
+    if isinstance(params, dict) and isinstance(params.get("properties"), dict):
+        props = {k: ({**v, "description": present(v["description"])} if isinstance(v, dict) and "description" in v else v) for k, v in params["properties"].items()}
+        function["parameters"] = {**params, "properties": props}
+    return {**tool, "function": function}
+
+
 def normalise_ids(bodies: list[dict]) -> list[dict]:
     """Tool call ids are the provider's (the mock's, the same both sides) but
     numbered per side: each distinct id becomes call-N in order of appearance."""
@@ -82,7 +110,13 @@ def normalise_ids(bodies: list[dict]) -> list[dict]:
             return [walk(x) for x in v]
         return v
 
-    return [canonical(walk(b)) for b in bodies]
+    out = []
+    for b in bodies:
+        b = canonical(walk(b))
+        if isinstance(b.get("tools"), list):
+            b["tools"] = [prose_by_presence(t) for t in b["tools"]]
+        out.append(b)
+    return out
 
 
 def journal_bodies(path: Path) -> list[dict]:
@@ -149,9 +183,27 @@ def real_side(tools: Tools, scenario: Path, doc: dict) -> Side:
     return Side(journal_bodies(journal), real_outcome(lines), real_workflow(lines), raw)
 
 
+# What the SDK says when the pack fails PromptKit's embedded schema.
+SCHEMA_REFUSAL = re.compile(r"pack schema validation failed with (\d+) errors?")
+# The mock provider's answer to a request the script does not cover, inside the SDK's error.
+SCRIPT_MISS = re.compile(r'\{"error":\{"message":(".*?(?<!\\)"),.*"code":"script_miss"')
+
+
+def stopped(kind: str, error: str) -> dict:
+    """A run that did not get to play out: the scenario's script missed a request, or the pack was refused."""
+    return {"outcome": kind, "error": error, "final_text": None, "tool_results": []}
+
+
 def real_outcome(lines: list[dict]) -> dict:
     if lines and "open_error" in lines[0]:
+        refused = SCHEMA_REFUSAL.search(lines[0]["open_error"])
+        if refused:
+            return stopped("refused by the pack schema", f"{refused.group(1)} violation(s)")
         return {"outcome": "error", "error": lines[0]["open_error"], "final_text": None, "tool_results": []}
+    for t in lines:
+        miss = SCRIPT_MISS.search(t.get("error") or "")
+        if miss:
+            return stopped("script miss", json.loads(miss.group(1)))
     errors = [t["error"] for t in lines if t.get("error")]
     replies = [t["reply"] for t in lines if t.get("reply") is not None]
     results = [{"tool": r["tool"], "content": r["content"], "is_error": r["is_error"]} for t in lines for r in t.get("tool_results", [])]
@@ -176,8 +228,14 @@ def proctor_side(tools: Tools, scenario: Path) -> Side:
         report = json.loads(out.stdout)["scenarios"][0]
     except (json.JSONDecodeError, KeyError, IndexError):
         return Side([], {}, None, f"proctor exit {out.returncode}: {out.stderr[-800:]}")
+    journal = journal_bodies(work / "llm.journal.jsonl")
     summary = report.get("summary") or {}
     errors = report.get("runtime_errors") or []
+    schema = sum(p.count("[PACK-PROMPTKIT-SCHEMA]") for p in report.get("problems") or [])
+    if report.get("status") == "error" and schema:
+        return Side(journal, stopped("refused by the pack schema", f"{schema} violation(s)"), None, "")
+    if summary.get("outcome") is None and errors and errors[-1].startswith("LLM call "):
+        return Side(journal, stopped("script miss", errors[-1]), None, "")
     outcome = {
         "outcome": summary.get("outcome"),
         "error": errors[-1] if errors else None,
@@ -187,7 +245,7 @@ def proctor_side(tools: Tools, scenario: Path) -> Side:
     flow = summary.get("workflow")
     if flow is not None:
         flow = {"state": flow.get("state"), "status": flow.get("status"), "path": flow.get("path"), "artifacts": flow.get("artifacts") or {}}
-    return Side(journal_bodies(work / "llm.journal.jsonl"), outcome, flow, json.dumps(report)[-1500:])
+    return Side(journal, outcome, flow, json.dumps(report)[-1500:])
 
 
 def pack_as_json(pack: Path, work: Path) -> Path:
@@ -204,17 +262,92 @@ def pack_as_json(pack: Path, work: Path) -> Path:
 # ---------------------------------------------------------------- behaviours
 
 
+def system_of(body: dict) -> str | None:
+    return next((m.get("content") for m in body.get("messages", []) if m.get("role") == "system"), None)
+
+
+@dataclass
+class Divergence:
+    """Where the two journals part: request `at` (0-based) is the first that differs."""
+
+    tools: Tools
+    scenario: Path
+    doc: dict
+    real: list[dict]
+    sim: list[dict]
+    sim_outcome: dict
+
+    @property
+    def at(self) -> int:
+        return next((i for i, (x, y) in enumerate(zip(self.real, self.sim)) if x != y), min(len(self.real), len(self.sim)))
+
+
+def asked_again_in_the_old_state(d: Divergence) -> bool:
+    """The SDK's request after a scheduled transition still carries the old state's prompt,
+    where proctor's has moved on (or proctor's turn ended at the hand-off)."""
+    i = d.at
+    if i == 0 or i >= len(d.real):
+        return False
+    last = d.real[i]["messages"][-1]
+    scheduled = last.get("role") == "tool" and last.get("name") == "workflow__transition" and "transition_scheduled" in str(last.get("content"))
+    stayed = system_of(d.real[i]) == system_of(d.real[i - 1])
+    moved = i >= len(d.sim) or system_of(d.sim[i]) != system_of(d.real[i])
+    return scheduled and stayed and moved
+
+
+def rendered_once_with_the_host_values(d: Divergence) -> bool:
+    """The SDK's prompt at the first difference is a state's prompt rendered with the host's
+    variables, where proctor re-rendered it without them (a different prompt, nothing else
+    different) or failed the turn for a host variable it dropped."""
+    i = d.at
+    if i >= len(d.real):
+        return False
+    if i < len(d.sim):
+        rest = lambda b: {**b, "messages": [m for m in b["messages"] if m.get("role") != "system"]}  # noqa: E731
+        if rest(d.real[i]) != rest(d.sim[i]):
+            return False
+    elif "missing required variables" not in str(d.sim_outcome.get("error")):
+        return False
+    pack = (d.scenario.parent / d.doc["pack"]).resolve()
+    states = (yaml.safe_load(pack.read_text()).get("workflow") or {}).get("states", {})
+    values = [a for k, v in (d.doc.get("variables") or {}).items() for a in ("--var", f"{k}={v}")]
+    for state in states:
+        out = run([d.tools.proctor, "pack", "render", str(pack), "--state", state, "--profile", "documented", "--format", "json", *values], timeout=60)
+        try:
+            if json.loads(out.stdout)["renders"][0].get("system_prompt") == system_of(d.real[i]):
+                return True
+        except (json.JSONDecodeError, KeyError, IndexError):
+            continue
+    return False
+
+
 @dataclass
 class Behaviour:
-    """A known reason the SDK and proctor part ways, recognised in the scenario."""
+    """A known reason the SDK and proctor part ways. `shows` checks the evidence: the first
+    request where the journals part is what this behaviour makes of it. The run's outcome and
+    workflow differences that follow from that request are explained with it."""
 
     id: str
     why: str
-    applies: Callable[[dict], bool]
-    parts: tuple[str, ...]  # which comparisons it may explain
+    shows: Callable[[Divergence], bool]
 
 
-BEHAVIOURS: list[Behaviour] = []
+# sdk v1.5.10 installs no workflow state resolver (it has no workflow_state_resolver.go, and never
+# calls ProviderStage.SetWorkflowStateResolver, runtime/pipeline/stage/stages_provider.go:65-70);
+# v1.5.11's SDK does (PromptKit #1747), and proctor's promptkit@86d9f36 follows v1.5.11.
+SKEW = "sdk v1.5.10 (the newest the module proxy serves) has no workflow state resolver; v1.5.11 has it (PromptKit #1747) and proctor follows v1.5.11"
+BEHAVIOURS: list[Behaviour] = [
+    Behaviour(
+        "sdk-1.5.10-transition-after-send",
+        f"{SKEW}: without it a scheduled transition commits only when Send returns, so the model is asked once more in the old state, with its prompt and tools; v1.5.11 hands off to the new state mid-turn",
+        asked_again_in_the_old_state,
+    ),
+    Behaviour(
+        "sdk-1.5.10-state-prompt-rendered-once",
+        f"{SKEW}: without it a state's prompt is rendered once, when its conversation opens, with the host's variables; v1.5.11 renders it again before every round with the artifacts and workflow_context only",
+        rendered_once_with_the_host_values,
+    ),
+]
 
 
 # ---------------------------------------------------------------- the comparison
@@ -227,24 +360,35 @@ def first_difference(a: list, b: list) -> str:
     return f"PromptKit sent {len(a)} request(s), proctor {len(b)}"
 
 
-def compare(tools: Tools, scenario: Path) -> list[Comparison]:
+@dataclass
+class Compared:
+    """One part of one scenario: equal, explained by a behaviour, or neither."""
+
+    comparison: Comparison
+    behaviour: Behaviour | None = None
+
+
+def compare(tools: Tools, scenario: Path) -> list[Compared]:
     doc = yaml.safe_load(scenario.read_text())
     sid = doc.get("id") or str(scenario.relative_to(ROOT))
     real = real_side(tools, scenario, doc)
     sim = proctor_side(tools, scenario)
-    found = []
     a, b = normalise_ids(real.journal), normalise_ids(sim.journal)
-    found.append(("journal", a == b and bool(a), first_difference(a, b) if a != b else "", doc))
-    found.append(("outcome", real.outcome == sim.outcome and bool(real.outcome), f"PromptKit {json.dumps(real.outcome)[:900]}\n          proctor   {json.dumps(sim.outcome)[:900]}", doc))
-    found.append(("workflow", real.workflow == sim.workflow, f"PromptKit {json.dumps(real.workflow)}\n          proctor   {json.dumps(sim.workflow)}", doc))
-    out = []
-    for part, equal, detail, _ in found:
-        if not real.outcome and part == "outcome":
-            detail += f"\n          driver: {real.raw}"
-        out.append(Comparison("sdk", f"{sid} {part}", equal, detail))
-    return out
+    parts = [
+        ("journal", json.dumps(a) == json.dumps(b), first_difference(a, b) if a != b else "equal as JSON, but the keys go out in another order"),
+        ("outcome", real.outcome == sim.outcome and bool(real.outcome), f"PromptKit {json.dumps(real.outcome)[:900]}\n          proctor   {json.dumps(sim.outcome)[:900]}"),
+        ("workflow", real.workflow == sim.workflow, f"PromptKit {json.dumps(real.workflow)}\n          proctor   {json.dumps(sim.workflow)}"),
+    ]
+    if not real.outcome:
+        parts[1] = ("outcome", False, parts[1][2] + f"\n          driver: {real.raw}")
+    # A behaviour explains the journals' first difference; what follows from it is explained too.
+    behaviour = None
+    if json.dumps(a) != json.dumps(b):
+        divergence = Divergence(tools, scenario, doc, a, b, sim.outcome)
+        behaviour = next((x for x in BEHAVIOURS if x.shows(divergence)), None)
+    return [Compared(Comparison("sdk", f"{sid} {part}", equal, detail), None if equal else behaviour) for part, equal, detail in parts]
 
 
-def sdk(tools: Tools, pool, files: list[Path] | None = None) -> list[Comparison]:
+def sdk(tools: Tools, pool, files: list[Path] | None = None) -> list[Compared]:
     files = files if files is not None else scenario_files()
     return [c for group in pool.map(lambda p: compare(tools, p), files) for c in group]

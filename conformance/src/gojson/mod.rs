@@ -16,6 +16,8 @@
 //! - [`decode`](mod@decode): the typed decoding (decode.go).
 //! - [`literal`]: strings and numbers (decode.go `unquoteBytes`, strconv).
 //! - [`fold`]: case-insensitive key matching (fold.go).
+//! - [`encode`]: `json.MarshalIndent` of a decoded `any` (encode.go), the
+//!   text PromptKit shows the model for a tool's result.
 //!
 //! Not modelled: `Unmarshaler`/`TextUnmarshaler` types other than
 //! `json.RawMessage`, `,string` tags, `json.Number`, fixed arrays, maps with
@@ -23,6 +25,7 @@
 //! here that is [`GoJsonError::Unsupported`]).
 
 mod decode;
+pub mod encode;
 pub mod fold;
 pub mod literal;
 pub mod scan;

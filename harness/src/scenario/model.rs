@@ -269,7 +269,9 @@ pub struct RunokExtension {
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ScriptedTool {
-    /// The tool returns this text.
+    /// The tool returns this text. Under PromptKit, text that is JSON is the value the tool
+    /// returns (a host's handler returns a value, not its text), and the model sees it formatted
+    /// as PromptKit formats every JSON result.
     Result(String),
     /// The tool fails with this message.
     Error(String),

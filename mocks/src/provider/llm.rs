@@ -50,6 +50,10 @@ pub struct LlmRequest {
     /// The offered tools as the runtime puts them on the wire (`{"type": "function", "function":
     /// {...}}`), for those the simulation knows; a journal writes these instead of a bare name.
     pub tool_specs: Vec<serde_json::Value>,
+    /// The whole body as the runtime under simulation sends it, when the simulation knows it (a
+    /// runtime profile that was measured on the wire); a journal writes it as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wire: Option<serde_json::Value>,
 }
 
 /// What the provider answers.
@@ -243,7 +247,7 @@ mod tests {
     use crate::provider::LlmReply;
 
     fn req(role: &str, text: &str) -> LlmRequest {
-        LlmRequest { messages: vec![LlmMessage::text(role, text)], tools: vec![], tool_specs: vec![] }
+        LlmRequest { messages: vec![LlmMessage::text(role, text)], tools: vec![], tool_specs: vec![], wire: None }
     }
 
     #[test]

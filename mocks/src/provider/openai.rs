@@ -135,7 +135,7 @@ impl ChatRequest {
                 tool_call_id: m.tool_call_id.clone(),
             })
             .collect();
-        LlmRequest { messages, tools: self.tools.iter().map(|t| t.function.name.clone()).collect(), tool_specs: Vec::new() }
+        LlmRequest { messages, tools: self.tools.iter().map(|t| t.function.name.clone()).collect(), tool_specs: Vec::new(), wire: None }
     }
 
     /// Total characters of the conversation, for the token estimate.

@@ -189,7 +189,8 @@ impl Agent {
                                  "Temperature": call.options.get("temperature").cloned().unwrap_or(json!(0))});
             self.emit(ctx, at, "agent.llm.request", payload).await;
             // PicoClaw's tool definitions are already what it sends.
-            let request = LlmRequest { messages: call.messages.clone(), tools: call.tool_names(), tool_specs: call.tools.clone() };
+            let request =
+                LlmRequest { messages: call.messages.clone(), tools: call.tool_names(), tool_specs: call.tools.clone(), wire: None };
             ctx.transcript.push(
                 "llm",
                 "request",

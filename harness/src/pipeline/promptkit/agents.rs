@@ -72,7 +72,12 @@ impl Members {
             "request",
             json!(messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>()),
         );
-        let request = LlmRequest { messages: messages.clone(), tools: Vec::new(), tool_specs: Vec::new() };
+        let promptkit = run.reader == proctor_pack::PackProfile::PromptKit;
+        let wire = promptkit.then(|| {
+            let generation = super::wire::Generation::of(run.document["prompts"].get(member));
+            super::wire::body(messages, &[], &[], &super::wire::Builtins::default(), &generation)
+        });
+        let request = LlmRequest { messages: messages.clone(), tools: Vec::new(), tool_specs: Vec::new(), wire };
         let text = match ctx.ask_llm(&request)? {
             LlmResponse::Reply { text, tool_calls, .. } => {
                 if !tool_calls.is_empty() {

@@ -4,8 +4,9 @@
 //! but for case or surrounding spaces is taken as that value (validator.go:366-374, 415-442), then
 //! the arguments are validated;
 //! a violation never reaches the tool, and the model is told `Error: tool NAME validation error
-//! (args_invalid): argument validation failed: [...]`. The words inside the brackets are proctor's
-//! (PromptKit prints gojsonschema's); the frame around them is PromptKit's.
+//! (args_invalid): argument validation failed: [...]`, the violations inside the brackets in
+//! gojsonschema's words, space-separated (`%v` of a `[]string`, validator.go:77-84). A keyword
+//! [`gojsonschema`](super::gojsonschema) does not model is still checked, in proctor's words.
 
 use proctor_conformance::certify::fuzz::validate::validate;
 use serde_json::Value;
@@ -34,9 +35,15 @@ pub(super) fn check(tool: &str, schema: &Value, arguments: &Value) -> Result<Val
             }
         }
     }
-    match validate(&coerced, schema, schema).and_then(|()| patterns(&coerced, schema, "$")) {
-        Ok(()) => Ok(coerced),
-        Err(violation) => Err(format!("Error: tool {tool} validation error (args_invalid): argument validation failed: [{violation}]")),
+    let mut violations = super::gojsonschema::violations(&coerced, schema);
+    if violations.is_empty()
+        && let Err(violation) = validate(&coerced, schema, schema).and_then(|()| patterns(&coerced, schema, "$"))
+    {
+        violations.push(violation);
+    }
+    match violations.is_empty() {
+        true => Ok(coerced),
+        false => Err(format!("Error: tool {tool} validation error (args_invalid): argument validation failed: [{}]", violations.join(" "))),
     }
 }
 

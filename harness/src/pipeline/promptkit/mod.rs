@@ -8,12 +8,14 @@
 mod agents;
 mod arguments;
 mod evals;
+mod gojsonschema;
 mod guardrails;
 mod hooks;
 mod selector;
 mod skills;
 mod tool_loop;
 mod tools;
+mod wire;
 mod workflow;
 
 use proctor_mocks::provider::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall};
@@ -187,12 +189,16 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         let query = st.messages.iter().rev().find(|m| m.role == "user").map(|m| m.content.clone()).unwrap_or_default();
         let mut tools = selector::offered(ctx, &query, tool_names(ctx, st)).await;
         tools.retain(|t| rejections.offered(t));
-        if ctx.profile.name().starts_with("promptkit@") {
+        if as_implemented(ctx) {
             // PromptKit hands the provider its tools in name order (stages_provider.go collectProviderDescriptors).
             tools.sort();
         }
         let tool_specs = ctx.scenario.pack_run.as_deref().map(|run| pack_tool_specs(run, &tools)).unwrap_or_default();
-        let request = LlmRequest { messages: st.messages.clone(), tools, tool_specs };
+        let wire = as_implemented(ctx).then(|| {
+            let generation = wire::Generation::of(conversation_prompt(ctx, st));
+            wire::body(&st.messages, &tools, &tool_specs, &builtins(ctx, st), &generation)
+        });
+        let request = LlmRequest { messages: st.messages.clone(), tools, tool_specs, wire };
         ctx.transcript.push(
             "llm",
             "request",
@@ -288,6 +294,47 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
     Ok(TurnEnd::Error)
 }
 
+/// Whether the run plays PromptKit as implemented (`promptkit@…`), not its documents.
+fn as_implemented(ctx: &RunContext<'_>) -> bool {
+    ctx.profile.name().starts_with("promptkit@")
+}
+
+/// The pack prompt whose conversation is asking: the workflow state's whose conversation is open,
+/// the prompt the host opened, or the agents' entry.
+fn conversation_prompt<'a>(ctx: &'a RunContext<'_>, st: &State) -> Option<&'a Value> {
+    let run = ctx.scenario.pack_run.as_deref()?;
+    let name = match (&st.workflow, &ctx.scenario.prompt) {
+        (Some(wf), _) => wf.conversation_task().to_string(),
+        (None, Some(prompt)) => prompt.clone(),
+        (None, None) => run.document["agents"]["entry"].as_str()?.to_string(),
+    };
+    run.document["prompts"].get(name)
+}
+
+/// What PromptKit's own tools need to be described on the wire in this round.
+fn builtins(ctx: &RunContext<'_>, st: &State) -> wire::Builtins {
+    let mut builtins = wire::Builtins::default();
+    if let Some(wf) = &st.workflow {
+        for name in [workflow::TRANSITION, workflow::SET_ARTIFACT] {
+            if let Some(schema) = wf.parameters(name) {
+                builtins.workflow.insert(name.to_string(), schema);
+            }
+        }
+    }
+    if let Some(run) = ctx.scenario.pack_run.as_deref() {
+        for (member, spec) in run.document["agents"]["members"].as_object().into_iter().flatten() {
+            let description = spec["description"].as_str().unwrap_or_default().to_string();
+            builtins.members.insert(agents::tool_name(run, member), description);
+        }
+        for skill in run.document["skills"].as_array().into_iter().flatten() {
+            if let Some(name) = skill["name"].as_str() {
+                builtins.skills.push((name.to_string(), skill["description"].as_str().unwrap_or_default().to_string()));
+            }
+        }
+    }
+    builtins
+}
+
 /// The offered pack tools as PromptKit's OpenAI provider sends them (the in-process journal writes
 /// them); the documents say nothing of the wire, and the other tools are named only.
 fn pack_tool_specs(run: &crate::scenario::pack::PackRun, offered: &[String]) -> Vec<Value> {
@@ -320,6 +367,13 @@ fn tool_names(ctx: &RunContext<'_>, st: &State) -> Vec<String> {
     // A pack's agent members are tools too (`a2a__<member>` in PromptKit).
     if let Some(run) = ctx.scenario.pack_run.as_deref() {
         names.extend(run.document["agents"]["members"].as_object().into_iter().flatten().map(|(m, _)| agents::tool_name(run, m)));
+        // PromptKit offers every pack tool its prompt lists, whether or not the host gave it a
+        // handler (seen in the SDK comparison); calling one without fails (`tools::run`).
+        if run.reader == proctor_pack::PackProfile::PromptKit {
+            let pack_tools = run.document["tools"].as_object().into_iter().flatten().map(|(name, _)| name.clone());
+            let new: Vec<String> = pack_tools.filter(|name| !names.contains(name)).collect();
+            names.extend(new);
+        }
     }
     let mut offered = match (&st.workflow, &ctx.scenario.offered_tools) {
         (Some(wf), _) => wf.tools(&names),

@@ -15,6 +15,8 @@ pub(super) const TOOLS: [&str; 3] = ["skill__activate", "skill__deactivate", "sk
 pub(super) struct Skills {
     inline: BTreeMap<String, String>,
     active: BTreeSet<String>,
+    /// Whether the pack also names skills by path (folders proctor does not read).
+    by_path: bool,
 }
 
 impl Skills {
@@ -22,7 +24,8 @@ impl Skills {
     pub(super) fn of(pack: &Value) -> Option<Skills> {
         let list = pack["skills"].as_array().filter(|l| !l.is_empty())?;
         let inline = list.iter().filter_map(|s| Some((s["name"].as_str()?.to_string(), s["instructions"].as_str()?.to_string()))).collect();
-        Some(Skills { inline, active: BTreeSet::new() })
+        let by_path = list.iter().any(|s| s["instructions"].as_str().is_none());
+        Some(Skills { inline, active: BTreeSet::new(), by_path })
     }
 
     /// Runs a skill tool call; `None` when `name` is not one.
@@ -34,6 +37,8 @@ impl Skills {
                     self.active.insert(skill);
                     Ok(json!({"added_tools": [], "instructions": instructions}))
                 }
+                // PromptKit's words for a skill it does not have (runtime/skills/registry.go:259).
+                None if !self.by_path => Err(format!("activating skill {skill:?}: skill {skill:?} not found")),
                 None => Err(format!("activating skill {skill:?}: not found (proctor loads inline skills only)")),
             },
             "skill__deactivate" if self.active.remove(&skill) => Ok(json!({"removed_tools": []})),

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use proctor_conformance::client::{RpcClient, RpcOutcome, one_shot};
 use proctor_conformance::framing::read_document;
+use proctor_conformance::gojson::encode::marshal_indent_any;
 use proctor_conformance::protocol::{Family, Role, promptkit_server, wire};
 use serde_json::{Value, json};
 
@@ -48,13 +49,15 @@ impl ToolOutcome {
     }
 }
 
-/// Strings raw, objects and arrays indented with sorted keys (Go's
-/// MarshalIndent, HTML-escaped), `null` as `<nil>`, the rest as `%v`.
+/// Strings raw, objects and arrays as Go's MarshalIndent writes a decoded
+/// `any` (sorted keys, float64 numbers, HTML-escaped), `null` as `<nil>`,
+/// the rest as `%v`.
 pub(super) fn format_result(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Null => "<nil>".to_string(),
-        Value::Object(_) | Value::Array(_) => wire::go_escape(&serde_json::to_string_pretty(&wire::sort_keys(v)).unwrap_or_default()),
+        Value::Object(_) | Value::Array(_) => marshal_indent_any(v),
+        Value::Number(n) => proctor_pack::template::go_float(n.as_f64().unwrap_or(0.0)),
         other => other.to_string(),
     }
 }
@@ -96,8 +99,16 @@ pub(super) async fn run(ctx: &mut RunContext<'_>, servers: &mut Servers, name: &
             exec(ctx, plugin, args).await
         };
     }
+    let in_pack = |run: &crate::scenario::pack::PackRun| {
+        run.reader == proctor_pack::PackProfile::PromptKit && run.document["tools"].get(name).is_some()
+    };
     match scenario.tools.get(name) {
-        Some(ScriptedTool::Result(text)) => ToolOutcome::Result(Value::String(text.clone())),
+        // A pack tool the host gave no handler: the SDK's local executor has nothing to call
+        // (sdk/tool_executors.go:86-88).
+        None if scenario.pack_run.as_deref().is_some_and(in_pack) => ToolOutcome::Error(format!("no handler registered for tool: {name}")),
+        // A host's handler returns a value: JSON text is that value (the SDK comparison's driver
+        // returns it so), anything else a string.
+        Some(ScriptedTool::Result(text)) => ToolOutcome::Result(serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()))),
         Some(ScriptedTool::Error(e)) => ToolOutcome::Error(e.clone()),
         // The registry's own words (runtime/tools/registry.go:343, errors.go:14), framed as every
         // failed call is (`Error: %v`, stages_provider.go:1905).

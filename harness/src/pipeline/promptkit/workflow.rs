@@ -318,6 +318,11 @@ impl Workflow {
         .map_err(|e| if handoff { format!("provider stage: workflow handoff: {e}") } else { e })
     }
 
+    /// The prompt of the state whose conversation is open: its `parameters` are the conversation's.
+    pub(super) fn conversation_task(&self) -> &str {
+        self.state(&self.conversation_state)["prompt_task"].as_str().unwrap_or_default()
+    }
+
     /// Whether a new user turn must open a new conversation (the state changed since the last one).
     /// PromptKit's new conversation gets a new state resolver, which has no brief to hand on: the
     /// model's `context` went to the round after the transition (sdk/workflow.go:398-405, 580-583; the
