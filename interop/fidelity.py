@@ -198,12 +198,13 @@ def main() -> int:
     for key in sorted(set(listed) - seen) if ran_all else []:
         unexplained += 1
         print(f"STALE     {key}: listed as an exception but no longer compared; delete it from {args.exceptions}")
-    used = {b.id for b in explained_by.values()}
+    used: dict[str, list] = {}
+    for b in explained_by.values():
+        used.setdefault(b.id, []).append(b)
+    for bid, each in used.items():
+        print(f"behaviour {bid}: explains {len(each)} difference(s): {each[0].why}")
     for b in BEHAVIOURS:
-        if b.id in used:
-            n = sum(1 for x in explained_by.values() if x.id == b.id)
-            print(f"behaviour {b.id}: explains {n} difference(s): {b.why}")
-        elif (ran_all or args.only == ["sdk"]) and not args.scenario:
+        if b.id not in used and (ran_all or args.only == ["sdk"]) and not args.scenario:
             unexplained += 1
             print(f"STALE     behaviour {b.id}: explains no difference in the repository's scenarios; delete it from interop/comparisons/sdk.py")
     print(f"fidelity: {len(found)} compared, {equal} equal, {exceptions} listed exceptions, {unexplained} unexplained")

@@ -3,10 +3,11 @@
 The driver `promptkit-sdk` (interop/promptkit-sdk: sdk v1.5.10 on runtime
 v1.5.11) opens the pack as the scenario's host does (`prompt:` is sdk.Open, a
 workflow is sdk.OpenWorkflow, agents are sdk.OpenMultiAgent), with the
-scenario's variables and RuntimeConfig and its `tools:` bound as OnTool
-handlers, and sends the turns against `proctor mock-provider` serving the
-scenario's `llm:` script. proctor plays the same scenario under its
-PromptKit profile. Compared:
+scenario's variables, its RuntimeConfig with the scenario's exec tool and hook
+`plugins:` bound in it, and its `tools:` bound as OnTool handlers, and sends
+the turns against `proctor mock-provider` serving the scenario's `llm:`
+script. proctor plays the same scenario under its PromptKit profile (a hook's
+denial, proctor's outcome `denied`, is the error Send returns). Compared:
 
   journal   the provider requests, in order, as the mock provider journals them
             (JSON text, keys in the order sent), once tool call ids are numbered
@@ -19,9 +20,12 @@ PromptKit profile. Compared:
 
 A difference is explained only by a behaviour listed in BEHAVIOURS: a change
 between sdk v1.5.10 and the v1.5.11 proctor follows, or a limit of the driver.
-Each behaviour says how to recognise it in the scenario, so a new scenario
-that meets it is explained by the same entry; a listed behaviour that
-explains nothing in a full run is stale.
+Each behaviour checks the evidence (the first request where the journals
+part is what it makes of it), so a new scenario that meets it is explained by
+the same entry; a listed behaviour that explains nothing in a full run is
+stale. What the driver cannot play (turns other than user messages, eval and
+selector plugins outside the pack, a scenario's own guardrails) is said as a
+driver limit, never hidden.
 """
 
 from __future__ import annotations
@@ -152,11 +156,12 @@ def real_side(tools: Tools, scenario: Path, doc: dict) -> Side:
         here = scenario.parent
         pack = pack_as_json(here / doc["pack"], work)
         config = (here / doc["runtime_config"]).resolve() if doc.get("runtime_config") else None
+        bound = runtime_config_for(tools, doc, config, work)
         spec = {
             "pack": str(pack),
             "prompt": doc.get("prompt") or "",
             "variables": {k: str(v) for k, v in (doc.get("variables") or {}).items()},
-            "runtime_config": str(config) if config else "",
+            "runtime_config": str(bound) if bound else "",
             "base_url": base_url,
             "model": MODEL,
             "tools": doc.get("tools") or {},
@@ -236,16 +241,86 @@ def proctor_side(tools: Tools, scenario: Path) -> Side:
         return Side(journal, stopped("refused by the pack schema", f"{schema} violation(s)"), None, "")
     if summary.get("outcome") is None and errors and errors[-1].startswith("LLM call "):
         return Side(journal, stopped("script miss", errors[-1]), None, "")
+    # A hook's denial is what Send returns as its error to the host: proctor calls that outcome `denied`.
+    ended = {"denied": "error"}.get(summary.get("outcome"), summary.get("outcome"))
     outcome = {
-        "outcome": summary.get("outcome"),
+        "outcome": ended,
         "error": errors[-1] if errors else None,
-        "final_text": summary.get("final_text") if summary.get("outcome") != "error" else None,
+        "final_text": summary.get("final_text") if ended != "error" else None,
         "tool_results": [{"tool": r["tool"], "content": r["content"], "is_error": r["is_error"]} for r in summary.get("tool_results", [])],
     }
     flow = summary.get("workflow")
     if flow is not None:
         flow = {"state": flow.get("state"), "status": flow.get("status"), "path": flow.get("path"), "artifacts": flow.get("artifacts") or {}}
     return Side(journal, outcome, flow, json.dumps(report)[-1500:])
+
+
+# How PromptKit's RuntimeConfig names each hook kind, and the roles proctor's mock plays for them.
+HOOK_ROLES = {"provider": "provider-hook", "tool": "tool-hook", "session": "session-hook", "eval": "eval-hook"}
+
+
+def plugin_command(tools: Tools, plugin: dict, family: str, role: str) -> list[str]:
+    """The plugin's argv as proctor starts it, with paths made absolute (the SDK
+    starts it from the RuntimeConfig's folder; a scenario's paths are the repository's)."""
+    process = plugin.get("process") or {}
+    if "mock" in process:
+        mock = process["mock"] or {}
+        argv = [tools.proctor, "mock-plugin", "--protocol", family, "--role", role]
+        if mock.get("decision"):
+            argv += ["--decision", mock["decision"]]
+        for fault in mock.get("faults") or []:
+            argv += ["--fault", fault]
+        if mock.get("crash_after") is not None:
+            argv += ["--crash-after", str(mock["crash_after"])]
+        return argv
+    return [str(ROOT / a) if (ROOT / a).exists() and not os.path.isabs(a) else a for a in process.get("command") or []]
+
+
+def runtime_config_for(tools: Tools, doc: dict, config: Path | None, work: Path) -> Path | None:
+    """The RuntimeConfig the host opens the pack with: the scenario's own, with the
+    scenario's `plugins:` bound in it as PromptKit binds them (exec tools, hooks).
+    Eval and selector plugins outside the pack are not bound: the SDK takes evals
+    from the pack and selectors by the pack's names (the comparison says so)."""
+    plugins = doc.get("plugins") or []
+    if not plugins:
+        return config
+    base = yaml.safe_load(config.read_text()) if config else {"apiVersion": "promptkit.altairalabs.ai/v1alpha1", "kind": "RuntimeConfig", "spec": {}}
+    spec = base.setdefault("spec", {})
+    for plugin in plugins:
+        cfg = plugin.get("config") or {}
+        name = plugin.get("name")
+        if "promptkit_tool" in cfg:
+            t = cfg["promptkit_tool"] or {}
+            server = t.get("runtime") == "server"
+            argv = plugin_command(tools, plugin, "promptkit-server" if server else "promptkit-exec", "tool")
+            exec_ = {"command": argv[0], "args": argv[1:], **({"runtime": "server"} if server else {})}
+            if t.get("timeout_ms") is not None:
+                exec_["timeout_ms"] = t["timeout_ms"]
+            spec.setdefault("tools", {})[name] = {"exec": exec_}
+        elif "promptkit_hook" in cfg:
+            h = cfg["promptkit_hook"] or {}
+            argv = plugin_command(tools, plugin, "promptkit-exec", HOOK_ROLES.get(h.get("hook"), "eval-hook"))
+            hook = {"command": argv[0], "args": argv[1:], "hook": h.get("hook"), "phases": h.get("phases") or []}
+            for key in ("mode", "timeout_ms"):
+                if h.get(key) is not None:
+                    hook[key] = h[key]
+            spec.setdefault("hooks", {})[name] = hook
+    target = work / "runtime.yaml"
+    target.write_text(yaml.safe_dump(base, sort_keys=False))
+    return target
+
+
+def driver_limits(doc: dict) -> list[str]:
+    """What of the scenario the driver cannot give the SDK."""
+    limits = []
+    if any("user" not in t for t in doc.get("turns", [])):
+        limits.append("turns other than user messages (resolve, reject) are not sent")
+    kinds = {k for p in doc.get("plugins") or [] for k in (p.get("config") or {})}
+    if kinds & {"promptkit_eval", "promptkit_selector"}:
+        limits.append("eval and selector plugins outside the pack are not bound")
+    if doc.get("guardrails"):
+        limits.append("the scenario's own guardrails are not the pack's validators")
+    return limits
 
 
 def pack_as_json(pack: Path, work: Path) -> Path:
@@ -386,6 +461,10 @@ def compare(tools: Tools, scenario: Path) -> list[Compared]:
     if json.dumps(a) != json.dumps(b):
         divergence = Divergence(tools, scenario, doc, a, b, sim.outcome)
         behaviour = next((x for x in BEHAVIOURS if x.shows(divergence)), None)
+    limits = driver_limits(doc)
+    if behaviour is None and limits:
+        # Not a behaviour of PromptKit's: what the driver could not give it. Never stale.
+        behaviour = Behaviour("driver-limit", "the driver cannot play all of this scenario: " + "; ".join(limits), lambda _: True)
     return [Compared(Comparison("sdk", f"{sid} {part}", equal, detail), None if equal else behaviour) for part, equal, detail in parts]
 
 
