@@ -254,6 +254,25 @@ fn observe(id: &str) {
             assert_eq!(withdrawn(simulate(yaml, "promptkit@86d9f36")), ["\"t\""]);
             assert!(withdrawn(simulate(yaml, "documented")).is_empty());
         }
+        "promptkit.failed-turn-forgotten" => {
+            // The first turn fails at the provider; the second turn's request does not carry it.
+            let yaml = "id: d/forgotten\nruntime: promptkit\nllm:\n  - error: {status: 500, message: down}\n  - reply: {text: back}\nturns:\n  - user: first\n  - user: second";
+            let users = |r: proctor::runner::RunResult| {
+                let requests: Vec<&serde_json::Value> =
+                    r.transcript.entries.iter().filter(|e| e.channel == "llm" && e.kind == "request").map(|e| &e.body).collect();
+                requests
+                    .last()
+                    .unwrap()
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|m| m["role"] == "user")
+                    .map(|m| m["content"].as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(users(simulate(yaml, "promptkit@86d9f36")), ["second"]);
+            assert_eq!(users(simulate(yaml, "documented")), ["first", "second"]);
+        }
         "promptkit.max-sentences-never-triggers" => {
             let yaml = "id: d/sentences\nruntime: promptkit\nguardrails:\n  - max_sentences: {max: 1, message: short}\nllm:\n  - reply: {text: One. Two.}\nturns:\n  - user: go";
             assert_eq!(simulate(yaml, "promptkit@86d9f36").summary.final_text.as_deref(), Some("One. Two."));

@@ -194,6 +194,14 @@ SCHEMA_REFUSAL = re.compile(r"pack schema validation failed with (\d+) errors?")
 SCRIPT_MISS = re.compile(r'\{"error":\{"message":(".*?(?<!\\)"),.*"code":"script_miss"')
 
 
+# The mock provider's address in the SDK's words for a failed request; proctor runs no server.
+ADDRESS = re.compile(r"API request to \S+ failed")
+
+
+def unaddressed(error: str | None) -> str | None:
+    return ADDRESS.sub("API request to <provider> failed", error) if error else error
+
+
 def stopped(kind: str, error: str) -> dict:
     """A run that did not get to play out: the scenario's script missed a request, or the pack was refused."""
     return {"outcome": kind, "error": error, "final_text": None, "tool_results": []}
@@ -209,13 +217,17 @@ def real_outcome(lines: list[dict]) -> dict:
         miss = SCRIPT_MISS.search(t.get("error") or "")
         if miss:
             return stopped("script miss", json.loads(miss.group(1)))
-    errors = [t["error"] for t in lines if t.get("error")]
+    errors = [unaddressed(t["error"]) for t in lines if t.get("error")]
     replies = [t["reply"] for t in lines if t.get("reply") is not None]
     results = [{"tool": r["tool"], "content": r["content"], "is_error": r["is_error"]} for t in lines for r in t.get("tool_results", [])]
+    turns = ["error" if t.get("error") else "completed" for t in lines]
+    last = turns[-1] if turns else None
     return {
-        "outcome": "error" if errors else "completed",
+        "outcome": last,
+        "turns": turns,
+        "errors": errors,
         "error": errors[-1] if errors else None,
-        "final_text": replies[-1] if replies and not errors else None,
+        "final_text": replies[-1] if replies and last == "completed" else None,
         "tool_results": results,
     }
 
@@ -243,8 +255,11 @@ def proctor_side(tools: Tools, scenario: Path) -> Side:
         return Side(journal, stopped("script miss", errors[-1]), None, "")
     # A hook's denial is what Send returns as its error to the host: proctor calls that outcome `denied`.
     ended = {"denied": "error"}.get(summary.get("outcome"), summary.get("outcome"))
+    turns = [e.split(".", 1)[1] for e in summary.get("events") or [] if e.startswith("turn.")]
     outcome = {
         "outcome": ended,
+        "turns": [{"denied": "error"}.get(t, t) for t in turns],
+        "errors": errors,
         "error": errors[-1] if errors else None,
         "final_text": summary.get("final_text") if ended != "error" else None,
         "tool_results": [{"tool": r["tool"], "content": r["content"], "is_error": r["is_error"]} for r in summary.get("tool_results", [])],
@@ -435,6 +450,18 @@ def first_difference(a: list, b: list) -> str:
     return f"PromptKit sent {len(a)} request(s), proctor {len(b)}"
 
 
+def sent_tool_results(journal: list[dict]) -> list[dict]:
+    """Every tool result the model was sent, once each, in the order first sent."""
+    seen, out = set(), []
+    for body in journal:
+        for m in body.get("messages", []):
+            key = (m.get("tool_call_id"), m.get("content"))
+            if m.get("role") == "tool" and key not in seen:
+                seen.add(key)
+                out.append({"tool": m.get("name"), "content": m.get("content")})
+    return out
+
+
 @dataclass
 class Compared:
     """One part of one scenario: equal, explained by a behaviour, or neither."""
@@ -449,6 +476,10 @@ def compare(tools: Tools, scenario: Path) -> list[Compared]:
     real = real_side(tools, scenario, doc)
     sim = proctor_side(tools, scenario)
     a, b = normalise_ids(real.journal), normalise_ids(sim.journal)
+    if "error" in real.outcome.get("turns", []):
+        # A failed Send leaves nothing in the SDK's history, where the driver reads tool results:
+        # both sides are then read from what the model was sent.
+        real.outcome["tool_results"], sim.outcome["tool_results"] = sent_tool_results(a), sent_tool_results(b)
     parts = [
         ("journal", json.dumps(a) == json.dumps(b), first_difference(a, b) if a != b else "equal as JSON, but the keys go out in another order"),
         ("outcome", real.outcome == sim.outcome and bool(real.outcome), f"PromptKit {json.dumps(real.outcome)[:900]}\n          proctor   {json.dumps(sim.outcome)[:900]}"),

@@ -230,6 +230,11 @@ impl Profile {
         self.has("promptkit.identical-calls-stopped").then_some(3)
     }
 
+    /// Whether a user turn that fails leaves nothing in the conversation (its message, tool rounds).
+    pub fn promptkit_forgets_failed_turns(self) -> bool {
+        self.has("promptkit.failed-turn-forgotten")
+    }
+
     /// Whether a tool whose result is an error a second time in a turn stops being offered.
     pub fn promptkit_withdraws_failing_tools(self) -> bool {
         self.has("promptkit.failing-tool-withdrawn")
@@ -458,6 +463,12 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PK,
         summary: "a tool whose result is an error a second time in one turn is no longer offered for the rest of that turn",
         source: "runtime/pipeline/stage/stages_provider.go:2452-2475 updateExcludedTools, :2525 collectProviderDescriptors",
+    },
+    Divergence {
+        id: "promptkit.failed-turn-forgotten",
+        profile: PK,
+        summary: "a turn that fails (a provider error, a hook's denial) is not kept: the next turn's request has neither its user message nor its tool rounds",
+        source: "measured by the sdk comparison (interop/promptkit-sdk, sdk v1.5.10 on runtime v1.5.11): runtime/pipeline/stage/stages_save.go:81-133 persists a Send's messages only when the pipeline completes",
     },
     Divergence {
         id: "promptkit.max-sentences-never-triggers",

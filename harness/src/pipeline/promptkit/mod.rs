@@ -110,8 +110,15 @@ pub(super) async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
                     }
                 }
                 ctx.transcript.push("user", "message", text.clone());
+                let before = st.messages.len();
                 st.messages.push(LlmMessage::text("user", text.clone()));
-                rounds(ctx, &mut st).await?
+                let end = rounds(ctx, &mut st).await?;
+                if matches!(end, TurnEnd::Error | TurnEnd::Denied) && ctx.profile.promptkit_forgets_failed_turns() {
+                    // The failed Send saved nothing: the next turn starts from the history before it.
+                    st.messages.truncate(before);
+                    ctx.transcript.push("runtime", "note", "the failed turn is not kept in the conversation");
+                }
+                end
             }
             Turn::Resolve(r) => {
                 let Some(call) = take_pending(ctx, &mut st, &r.call) else { continue };
@@ -208,6 +215,15 @@ async fn rounds(ctx: &mut RunContext<'_>, st: &mut State) -> Result<TurnEnd, Pip
         let (mut text, mut calls, chunks) = match response {
             LlmResponse::Error { status, message } => {
                 ctx.transcript.push("llm", "error", json!({"status": status, "message": message}));
+                if as_implemented(ctx) {
+                    // What Send returns: the OpenAI provider's words around the error body as sent
+                    // (openai.go; measured by the sdk comparison). No server runs here, so no address.
+                    let body = proctor_mocks::provider::openai::error_body(status, &message, None);
+                    let words = format!(
+                        "provider stream failed: failed to send request: API request to <provider> failed with status {status}: {body}"
+                    );
+                    ctx.transcript.push("runtime", "error", words);
+                }
                 return Ok(TurnEnd::Error);
             }
             fault @ (LlmResponse::Malformed { .. } | LlmResponse::Disconnect { .. }) => {
