@@ -278,3 +278,35 @@ fn a_plugin_command_without_the_separator_gets_the_command_line_with_it() {
     assert_eq!(code, 2, "{err}");
     assert!(!err.contains("tip: the plugin's command"), "{err}");
 }
+
+#[test]
+fn one_certify_run_writes_every_report_it_is_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| dir.path().join(name).display().to_string();
+    let (junit, markdown, json, text) = (file("r.xml"), file("s.md"), file("r.json"), file("r.txt"));
+    let reports = [format!("junit={junit}"), format!("markdown={markdown}"), format!("json={json}"), format!("text={text}")];
+    let mut args = vec!["certify", "--no-progress", "--protocol", "runok-extension", "--format", "json"];
+    for report in &reports {
+        args.extend(["--report", report.as_str()]);
+    }
+    args.push("--");
+    let plugin = mock("runok-extension", &[]);
+    args.extend(plugin.iter().map(String::as_str));
+    let (code, stdout, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    // Every file is the report the same run rendered: the JSON file is stdout's JSON, byte for byte.
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), stdout);
+    assert!(std::fs::read_to_string(&junit).unwrap().starts_with("<?xml"));
+    assert!(std::fs::read_to_string(&markdown).unwrap().contains("runok@0.3.1"));
+    let text = std::fs::read_to_string(&text).unwrap();
+    assert!(text.contains("CONFORMANT") && !text.contains('\u{1b}'), "text without colour: {text}");
+    // A format that is not one, and two reports on one file, are usage errors before anything runs.
+    let (code, _, err) = run(&["certify", "--protocol", "runok-extension", "--report", "yaml=x.yaml", "--", "true"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`yaml` is not a report format: use text, json, junit, markdown or html"), "{err}");
+    let same = format!("json={junit}");
+    let (code, _, err) =
+        run(&["certify", "--protocol", "runok-extension", "--report", &format!("junit={junit}"), "--report", &same, "--", "true"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--report junit and --report json both name"), "{err}");
+}

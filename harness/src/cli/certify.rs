@@ -32,6 +32,7 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     output::deliver(outputs.take("--output"), &rendered)?;
+    write_reports(&mut outputs, &args.reports, |format| Ok(render(&report, format, false)))?;
     if args.certificate.is_some() || args.badge.is_some() {
         let certificate = certificate_of(&args, &report)?;
         if let Some(target) = outputs.take("--certificate") {
@@ -48,6 +49,20 @@ pub(super) fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
         Verdict::Conformant => ExitCode::SUCCESS,
         Verdict::Nonconformant => ExitCode::from(1),
     })
+}
+
+/// Writes each `--report FORMAT=FILE` (prepared as `--report FORMAT`, in order).
+pub(super) fn write_reports(
+    outputs: &mut output::Outputs,
+    reports: &[(Format, std::path::PathBuf)],
+    render: impl Fn(Format) -> anyhow::Result<String>,
+) -> anyhow::Result<()> {
+    for (format, _) in reports {
+        if let Some(target) = outputs.take(&format.report_flag()) {
+            target.write(render(*format)?.as_bytes())?;
+        }
+    }
+    Ok(())
 }
 
 /// Before anything runs: every output can be written, none is an input (the
@@ -68,8 +83,10 @@ fn outputs(args: &CertifyArgs) -> Result<output::Outputs, UsageError> {
         command.cwd = args.cwd.clone();
         inputs.command("the plugin's command", &command);
     }
+    let labels: Vec<String> = args.reports.iter().map(|(format, _)| format.report_flag()).collect();
     let mut written: Vec<(&str, &std::path::Path)> = Vec::new();
     written.extend(args.output.as_deref().map(|p| ("--output", p)));
+    written.extend(labels.iter().zip(&args.reports).map(|(label, (_, path))| (label.as_str(), path.as_path())));
     written.extend(args.certificate.as_deref().map(|p| ("--certificate", p)));
     written.extend(args.badge.as_deref().map(|p| ("--badge", p)));
     // The report, certificate and badge may not overwrite the `--baseline` either; only

@@ -279,6 +279,11 @@ struct CertifyArgs {
     /// Write the report to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Also write the report in FORMAT to FILE (repeatable): one run, every report a CI job
+    /// wants, e.g. `--report junit=report.xml --report markdown=summary.md --report html=report.html`.
+    /// FORMAT is text, json, junit, markdown or html; text is written without colour.
+    #[arg(long = "report", value_name = "FORMAT=FILE", value_parser = crate::report::parse_report_arg)]
+    reports: Vec<(Format, PathBuf)>,
     /// Do not show progress on stderr.
     #[arg(long)]
     no_progress: bool,

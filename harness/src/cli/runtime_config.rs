@@ -60,6 +60,7 @@ pub(super) fn run(args: &CertifyArgs, path: &Path) -> anyhow::Result<ExitCode> {
     let checked = Checked { path: path.to_path_buf(), pack: args.pack.clone(), plugins: judged, notes };
     let rendered = crate::report::runtime_config::render(&checked, args.format)?;
     output::deliver(outputs.take("--output"), &rendered)?;
+    super::certify::write_reports(&mut outputs, &args.reports, |format| Ok(crate::report::runtime_config::render(&checked, format)?))?;
     Ok(match checked.verdict() {
         "error" => ExitCode::from(2),
         "conformant" => ExitCode::SUCCESS,
@@ -86,7 +87,9 @@ fn outputs(args: &CertifyArgs, path: &Path, config: &RuntimeConfig) -> Result<ou
             inputs.file(format!("the cases file of {what}"), &cases);
         }
     }
-    let named: Vec<(&str, &Path)> = args.output.as_deref().map(|out| ("--output", out)).into_iter().collect();
+    let labels: Vec<String> = args.reports.iter().map(|(format, _)| format.report_flag()).collect();
+    let mut named: Vec<(&str, &Path)> = args.output.as_deref().map(|out| ("--output", out)).into_iter().collect();
+    named.extend(labels.iter().zip(&args.reports).map(|(label, (_, path))| (label.as_str(), path.as_path())));
     output::Outputs::prepare(&named, &inputs)
 }
 

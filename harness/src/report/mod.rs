@@ -30,6 +30,38 @@ pub enum Format {
     Html,
 }
 
+impl Format {
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Junit => "junit",
+            Format::Markdown => "markdown",
+            Format::Html => "html",
+        }
+    }
+
+    /// The flag an extra report is named by in messages (`--report junit`).
+    pub fn report_flag(self) -> String {
+        format!("--report {}", self.name())
+    }
+}
+
+/// Parses `--report FORMAT=FILE`.
+pub fn parse_report_arg(text: &str) -> Result<(Format, std::path::PathBuf), String> {
+    let names = "text, json, junit, markdown or html";
+    let Some((format, file)) = text.split_once('=') else {
+        return Err(format!("`{text}` is not FORMAT=FILE (FORMAT is {names}; e.g. junit=report.xml)"));
+    };
+    let format =
+        <Format as clap::ValueEnum>::from_str(format, true).map_err(|_| format!("`{format}` is not a report format: use {names}"))?;
+    if file.is_empty() {
+        return Err(format!("`{text}` names no file after `=`"));
+    }
+    Ok((format, std::path::PathBuf::from(file)))
+}
+
 /// Renders `report` in `format`. `color` only affects text.
 pub fn render(report: &Report, format: Format, color: bool) -> String {
     match format {
