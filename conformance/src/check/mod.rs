@@ -11,6 +11,6 @@ mod outcome;
 pub mod tolerance;
 
 pub use catalogue::{CATALOGUE, CheckDef, CheckId, Group, Level, Scope, answer_checks, lookup};
-pub use citation::spec_for;
+pub use citation::{links as spec_links, spec_for};
 pub use evidence::{Evidence, clip, last_bytes};
 pub use outcome::{Failure, Outcome, Status};

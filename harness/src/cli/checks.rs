@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use proctor_conformance::check::tolerance::{TOLERANCES, Tolerance};
-use proctor_conformance::check::{CATALOGUE, CheckDef};
+use proctor_conformance::check::{CATALOGUE, CheckDef, spec_links};
 use proctor_conformance::protocol::{Family, Profile};
 use proctor_pack::rules::{RULES, Rule};
 use serde_json::json;
@@ -29,7 +29,7 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
                 .collect();
             crate::output::emit(&format!(
                 "{}\n",
-                serde_json::to_string_pretty(&json!({"checks": checks, "profiles": profiles, "pack_rules": pack_rules}))?
+                serde_json::to_string_pretty(&json!({"checks": with_links(&checks), "profiles": profiles, "pack_rules": pack_rules}))?
             ));
         }
         Format::Markdown => crate::output::emit(&(markdown(&checks) + &pack_markdown(pack_rules))),
@@ -43,6 +43,18 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
         Format::Text => crate::output::emit(&(text(&checks, &profiles) + &pack_text(pack_rules))),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The checks as JSON, each with `spec_links`: its cited documents upstream, at the profile's version.
+fn with_links(checks: &[&CheckDef]) -> Vec<serde_json::Value> {
+    checks
+        .iter()
+        .map(|c| {
+            let mut value = json!(c);
+            value["spec_links"] = json!(spec_links(c.spec));
+            value
+        })
+        .collect()
 }
 
 /// The catalogue as a Markdown table, for docs and job summaries.
@@ -62,10 +74,16 @@ fn markdown(checks: &[&CheckDef]) -> String {
             c.level,
             families.join(", "),
             cell(c.summary),
-            cell(c.spec)
+            cell(&spec_cell(c.spec))
         );
     }
     out
+}
+
+/// The spec citation with a Markdown link to each document it cites upstream.
+fn spec_cell(spec: &str) -> String {
+    let links: Vec<String> = spec_links(spec).iter().enumerate().map(|(i, url)| format!("[{}]({url})", i + 1)).collect();
+    if links.is_empty() { spec.to_string() } else { format!("{spec} ({})", links.join(" ")) }
 }
 
 fn text(checks: &[&CheckDef], profiles: &[Profile]) -> String {
@@ -82,6 +100,9 @@ fn text(checks: &[&CheckDef], profiles: &[Profile]) -> String {
         let _ = writeln!(out, "  {:<28} {:<6} {}", c.id, level, c.summary);
         let _ = writeln!(out, "  {:<28} {:<6} families: {}", "", "", families.join(", "));
         let _ = writeln!(out, "  {:<28} {:<6} spec: {}", "", "", c.spec);
+        for link in spec_links(c.spec) {
+            let _ = writeln!(out, "  {:<28} {:<6}       {link}", "", "");
+        }
         let _ = writeln!(out, "  {:<28} {:<6} fix: {}", "", "", c.hint);
     }
     let _ = writeln!(out, "\nProfiles");

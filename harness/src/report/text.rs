@@ -202,6 +202,9 @@ fn problem(out: &mut String, p: &Paint, c: &CheckResult) {
         let _ = writeln!(out, "         {} {hint}", p.paint(AnsiColor::Cyan.on_default(), "    hint:"));
     }
     let _ = writeln!(out, "         {} {}", p.dim("    spec:"), p.dim(&c.spec));
+    for link in proctor_conformance::check::spec_links(&c.spec) {
+        let _ = writeln!(out, "         {} {}", p.dim("     see:"), p.dim(&link));
+    }
 }
 
 fn indent(text: &str, by: usize) -> String {

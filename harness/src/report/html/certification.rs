@@ -239,7 +239,13 @@ fn entry(out: &mut String, report: &Report, index: usize, c: &CheckResult, prefi
     if let Some(tolerated) = c.tolerated {
         let _ = writeln!(out, "<p class=\"muted\">A warning here, not a failure: tolerance <code>{}</code>.</p>", text(tolerated));
     }
-    let _ = writeln!(out, "<p class=\"label\">Spec</p>\n<p class=\"spec\"><code>{}</code></p>\n</div>\n</details>", text(&c.spec));
+    let links: String = proctor_conformance::check::spec_links(&c.spec)
+        .iter()
+        .map(|url| format!("<a href=\"{0}\" rel=\"noopener\">{0}</a>", text(url)))
+        .collect::<Vec<_>>()
+        .join("<br>");
+    let links = if links.is_empty() { String::new() } else { format!("\n<p class=\"spec-links\">{links}</p>") };
+    let _ = writeln!(out, "<p class=\"label\">Spec</p>\n<p class=\"spec\"><code>{}</code></p>{links}\n</div>\n</details>", text(&c.spec));
 }
 
 /// The checks `cause` kept from being tested, on one line after it. Each keeps its own id as an
