@@ -327,18 +327,18 @@ fn shell_operators_inside_quotes_are_words() {
     assert_eq!(certificate["command"][3], ";", "{log}");
 }
 
-/// The summary's second certify run can fail where the first did not: here
-/// the plugin breaks the baseline file once the first run has read it.
+/// One certify run writes the JUnit report and the job summary's Markdown page: here the plugin
+/// breaks the baseline file once the run has read it, which a second run would trip over.
 #[test]
-fn a_summary_run_without_a_report_keeps_the_first_runs_verdict() {
+fn the_summary_is_the_certify_runs_own_report() {
     let job = Job::new();
     std::fs::write(job.workspace("base.yaml"), "expected_failures: []\n").unwrap();
     let command = format!("sh -c 'echo broken > base.yaml; exec \"$0\" mock-plugin --protocol picoclaw-hook' '{}'", proctor());
     let outcome = job.run(&[("protocol", "picoclaw-hook"), ("profiles", "documented"), ("baseline", "base.yaml"), ("command", &command)]);
     let log = outcome.log();
-    assert_eq!(exits(&outcome), [Some(0); 4], "the first run's exit code: {log}");
+    assert_eq!(exits(&outcome), [Some(0); 4], "{log}");
     assert_eq!(outcome.outputs["verdict"], "conformant", "{log}");
-    assert!(!outcome.summary.contains("could not be judged"), "{log}");
-    assert!(outcome.summary.starts_with("## proctor certify: conformant (exit 0); the Markdown report could not be produced"), "{log}");
-    assert!(outcome.summary.contains("    error: invalid baseline base.yaml:1:1"), "the second run's reason: {log}");
+    assert!(!outcome.summary.contains("could not be"), "{log}");
+    assert!(!outcome.summary.contains("invalid baseline"), "no second run: {log}");
+    assert!(outcome.summary.contains("documented"), "the Markdown report: {log}");
 }
