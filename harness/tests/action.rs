@@ -118,6 +118,8 @@ fn a_conformant_plugin_passes_with_its_files_outputs_and_summary() {
     assert_eq!(json(&outcome.outputs["badge"])["message"], "protocol only · documented", "no cases: decisions not judged");
     let junit = std::fs::read_to_string(&outcome.outputs["junit"]).unwrap();
     assert!(junit.starts_with("<?xml") && junit.contains(r#"failures="0""#), "{junit}");
+    assert_eq!(Path::new(&outcome.outputs["html"]), job.workspace("plugin dir/proctor.html"), "{log}");
+    assert!(std::fs::read_to_string(&outcome.outputs["html"]).unwrap().starts_with("<!DOCTYPE html>"), "the same run's HTML report");
 
     assert!(outcome.summary.starts_with("## proctor certify: `picoclaw-hook` — ✅ conformant"), "{log}");
     assert!(outcome.summary.contains("- `documented`: ✅ conformant"), "{log}");
@@ -152,7 +154,7 @@ fn a_missing_cases_file_is_an_error_exit_2_with_the_reason_in_the_summary() {
     let log = outcome.log();
     assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
     assert_eq!(outcome.outputs["verdict"], "error", "{log}");
-    for file in ["certificate", "badge", "junit"] {
+    for file in ["certificate", "badge", "junit", "html"] {
         assert_eq!(outcome.outputs[file], "", "nothing was written: {log}");
     }
     assert!(!job.workspace("proctor.cert.json").exists());
@@ -341,4 +343,27 @@ fn the_summary_is_the_certify_runs_own_report() {
     assert!(!outcome.summary.contains("could not be"), "{log}");
     assert!(!outcome.summary.contains("invalid baseline"), "no second run: {log}");
     assert!(outcome.summary.contains("documented"), "the Markdown report: {log}");
+}
+
+#[test]
+fn the_args_input_passes_any_other_certify_flag_split_as_a_shell_would() {
+    let job = Job::new();
+    // `--require deny` on an always-allowing hook: CASE-REQUIRE fails, so the flag reached certify.
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("args", "--require 'deny' --timeout-ms 4000")]);
+    let log = outcome.log();
+    assert_eq!(outcome.outputs["verdict"], "nonconformant", "{log}");
+    assert!(outcome.summary.contains("CASE-REQUIRE"), "{log}");
+    // A shell operator outside quotes would only be a word: refused, as for the command.
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("args", "--require deny; rm -rf /")]);
+    let log = outcome.log();
+    assert_eq!(outcome.outputs["verdict"], "error", "{log}");
+    assert!(outcome.summary.contains("args: ; is a shell operator, but the args are passed without a shell"), "{log}");
+}
+
+#[test]
+fn the_action_carries_its_marketplace_branding() {
+    let action = Action::load(&repo_root().join("action.yml")).unwrap();
+    let branding = action.branding.expect("branding:");
+    // GitHub's Marketplace takes a Feather icon name and one of eight colours.
+    assert_eq!((branding.icon.as_str(), branding.color.as_str()), ("check-circle", "green"));
 }

@@ -30,9 +30,19 @@ use serde::Deserialize;
 pub struct Action {
     pub name: String,
     pub description: String,
+    /// The Marketplace's icon and colour (GitHub's action metadata; no part of a run).
+    pub branding: Option<Branding>,
     pub inputs: BTreeMap<String, Input>,
     pub outputs: BTreeMap<String, Output>,
     pub runs: Runs,
+}
+
+/// `branding:`: GitHub takes a Feather icon name and one of its colours.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Branding {
+    pub icon: String,
+    pub color: String,
 }
 
 #[derive(Debug, Deserialize)]
