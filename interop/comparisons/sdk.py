@@ -63,7 +63,7 @@ def scenario_files() -> list[Path]:
 
 
 def canonical(value):
-    """JSON with ids made positional and `required` lists sorted."""
+    """The value with every `required` list sorted (PromptKit builds them in Go's map order)."""
     if isinstance(value, dict):
         return {k: sorted(v) if k == "required" and isinstance(v, list) else canonical(v) for k, v in value.items()}
     if isinstance(value, list):
