@@ -42,6 +42,7 @@ from typing import Callable
 import yaml
 
 from .runtime import PROMPTKIT, ROOT, Comparison, Tools, run
+from .tools import canonical  # `required` lists sorted: PromptKit builds them in Go's map order
 
 SCENARIOS = ROOT / "scenarios"
 MODEL = "proctor-scripted"  # the model the host names; proctor's journal uses the same
@@ -60,15 +61,6 @@ def scenario_files() -> list[Path]:
 
 
 # ---------------------------------------------------------------- normalising
-
-
-def canonical(value):
-    """The value with every `required` list sorted (PromptKit builds them in Go's map order)."""
-    if isinstance(value, dict):
-        return {k: sorted(v) if k == "required" and isinstance(v, list) else canonical(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [canonical(v) for v in value]
-    return value
 
 
 # The tools PromptKit defines itself: their prose is PromptKit's, which proctor
@@ -254,11 +246,12 @@ def proctor_side(tools: Tools, scenario: Path) -> Side:
     if summary.get("outcome") is None and errors and errors[-1].startswith("LLM call "):
         return Side(journal, stopped("script miss", errors[-1]), None, "")
     # A hook's denial is what Send returns as its error to the host: proctor calls that outcome `denied`.
-    ended = {"denied": "error"}.get(summary.get("outcome"), summary.get("outcome"))
-    turns = [e.split(".", 1)[1] for e in summary.get("events") or [] if e.startswith("turn.")]
+    as_sent = lambda outcome: "error" if outcome == "denied" else outcome  # noqa: E731
+    ended = as_sent(summary.get("outcome"))
+    turns = [as_sent(e.split(".", 1)[1]) for e in summary.get("events") or [] if e.startswith("turn.")]
     outcome = {
         "outcome": ended,
-        "turns": [{"denied": "error"}.get(t, t) for t in turns],
+        "turns": turns,
         "errors": errors,
         "error": errors[-1] if errors else None,
         "final_text": summary.get("final_text") if ended != "error" else None,

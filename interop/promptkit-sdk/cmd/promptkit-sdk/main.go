@@ -187,7 +187,7 @@ func open(spec *Spec, stderr io.Writer) (host, error) {
 			return nil, err
 		}
 		bindTools(conv, spec.Tools)
-		return &plain{conv: conv}, nil
+		return &single{agent: conv, history: conv}, nil
 	}
 	shape, err := packShape(spec.Pack)
 	if err != nil {
@@ -209,7 +209,7 @@ func open(spec *Spec, stderr io.Writer) (host, error) {
 			return nil, fmt.Errorf("the entry agent is a %T, not a conversation", session.Entry())
 		}
 		bindTools(entry, spec.Tools)
-		return &multiAgent{session: session, entry: entry}, nil
+		return &single{agent: session, history: entry}, nil
 	case shape.workflow:
 		wc, err := sdk.OpenWorkflow(spec.Pack, opts...)
 		if err != nil {
@@ -295,28 +295,20 @@ func turnOf(conv *sdk.Conversation, before int, resp *sdk.Response, err error) T
 	return report
 }
 
-type plain struct{ conv *sdk.Conversation }
-
-func (p *plain) send(ctx context.Context, text string) TurnReport {
-	before := len(p.conv.Messages(ctx))
-	resp, err := p.conv.Send(ctx, text)
-	return turnOf(p.conv, before, resp, err)
+// single is a host with one conversation to read: a prompt opened alone, or
+// a multi-agent session, which sends through (and is read from) its entry.
+type single struct {
+	agent   sdk.Agent
+	history *sdk.Conversation
 }
 
-func (p *plain) close() { _ = p.conv.Close() }
-
-type multiAgent struct {
-	session *sdk.MultiAgentSession
-	entry   *sdk.Conversation
+func (s *single) send(ctx context.Context, text string) TurnReport {
+	before := len(s.history.Messages(ctx))
+	resp, err := s.agent.Send(ctx, text)
+	return turnOf(s.history, before, resp, err)
 }
 
-func (m *multiAgent) send(ctx context.Context, text string) TurnReport {
-	before := len(m.entry.Messages(ctx))
-	resp, err := m.session.Send(ctx, text)
-	return turnOf(m.entry, before, resp, err)
-}
-
-func (m *multiAgent) close() { _ = m.session.Close() }
+func (s *single) close() { _ = s.agent.Close() }
 
 type workflowHost struct {
 	wc    *sdk.WorkflowConversation
