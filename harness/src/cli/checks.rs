@@ -34,7 +34,7 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
         }
         Format::Markdown => crate::output::emit(&(markdown(&checks) + &pack_markdown(pack_rules))),
         Format::Junit | Format::Html => {
-            let name = if args.format == Format::Junit { "junit" } else { "html" };
+            let name = args.format.name();
             return Err(super::UsageError(format!(
                 "`proctor checks --format {name}`: the catalogue is not a test run; use text, json or markdown ({name} is for certify, verify and run)"
             ))

@@ -72,8 +72,7 @@ impl Members {
             "request",
             json!(messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>()),
         );
-        let promptkit = run.reader == proctor_pack::PackProfile::PromptKit;
-        let wire = promptkit.then(|| {
+        let wire = super::as_implemented(ctx).then(|| {
             let generation = super::wire::Generation::of(run.document["prompts"].get(member));
             super::wire::body(messages, &[], &[], &super::wire::Builtins::default(), &generation)
         });
