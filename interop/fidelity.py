@@ -64,12 +64,14 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+import yaml
+
 from comparisons.boundaries import boundaries
 from comparisons.cases import cases
 from comparisons.differential import REGRESSIONS, differential, regressions
 from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
-from comparisons.sdk import BEHAVIOURS, opens_a_pack, scenario_files, sdk
+from comparisons.sdk import BEHAVIOURS, ScenarioError, opens_a_pack, scenario_files, sdk
 from comparisons.states import states
 from comparisons.tools import offered_tools
 from comparisons.wire import wire
@@ -125,6 +127,11 @@ def main() -> int:
             if not Path(s).is_file():
                 print(f"fidelity: --scenario {s}: no such file", file=sys.stderr)
                 return 2
+            try:
+                yaml.safe_load(Path(s).read_text())
+            except (yaml.YAMLError, UnicodeDecodeError) as e:
+                print(f"fidelity: --scenario {s}: not a YAML scenario: {e}", file=sys.stderr)
+                return 2
             if not opens_a_pack(Path(s)):
                 print(f"fidelity: --scenario {s}: not a scenario that opens a pack (it needs `runtime: promptkit` and `pack:`)", file=sys.stderr)
                 return 2
@@ -161,7 +168,11 @@ def main() -> int:
                 found += boundaries(tools, pool)
             if "sdk" in kinds and not args.target:
                 files = [Path(s).resolve() for s in args.scenario] or scenario_files()
-                compared = sdk(tools, pool, files)
+                try:
+                    compared = sdk(tools, pool, files)
+                except ScenarioError as e:
+                    print(f"fidelity: a scenario cannot be used: {e}", file=sys.stderr)
+                    return 2
                 explained_by.update((c.comparison.kind + " " + c.comparison.id, c.behaviour) for c in compared if c.behaviour)
                 found += [c.comparison for c in compared]
             if "differential" in kinds:

@@ -124,6 +124,10 @@ def journal_bodies(path: Path) -> list[dict]:
 # ---------------------------------------------------------------- the two sides
 
 
+class ScenarioError(Exception):
+    """A scenario proctor refuses to run: nothing to compare, and the author has something to fix."""
+
+
 @dataclass
 class Side:
     journal: list[dict]
@@ -243,6 +247,10 @@ def proctor_side(tools: Tools, scenario: Path) -> Side:
     schema = sum(p.count("[PACK-PROMPTKIT-SCHEMA]") for p in report.get("problems") or [])
     if report.get("status") == "error" and schema:
         return Side(journal, stopped("refused by the pack schema", f"{schema} violation(s)"), None, "")
+    if report.get("status") == "error":
+        # The scenario itself cannot be used (a missing pack, a bad field): its author's mistake,
+        # with proctor's words and location, not a difference between runtimes.
+        raise ScenarioError(f"{scenario}: " + "\n".join(report.get("problems") or ["proctor could not use it"]))
     if summary.get("outcome") is None and errors and errors[-1].startswith("LLM call "):
         return Side(journal, stopped("script miss", errors[-1]), None, "")
     # A hook's denial is what Send returns as its error to the host: proctor calls that outcome `denied`.
