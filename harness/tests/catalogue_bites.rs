@@ -312,6 +312,24 @@ const BITES: &[Bite] = &[
         cases: None,
     },
     Bite {
+        // `"Message"`: serde matches keys exactly, so runok shows no message.
+        check: "RUNOK-EXACT-KEYS",
+        certify: RUNOK,
+        protocol: "runok-extension",
+        passing: &["--decision", "deny"],
+        failing: &["--script", "mocks/scripts/runok-message-capitalised.json"],
+        cases: None,
+    },
+    Bite {
+        // `status` twice: serde fails the whole reply ("duplicate field"), and runok asks.
+        check: "RUNOK-DECODE",
+        certify: &["--protocol", "runok-extension", "--profile", "runok@0.3.1"],
+        protocol: "runok-extension",
+        passing: &["--decision", "deny"],
+        failing: &["--script", "mocks/scripts/runok-duplicate-status.json"],
+        cases: None,
+    },
+    Bite {
         check: "ROBUST-DEADLINE",
         certify: &["--protocol", "promptkit-exec", "--role", "tool", FAST],
         protocol: "promptkit-exec",
@@ -509,6 +527,8 @@ bites! {
     picoclaw_approve_boolean => "PICOCLAW-APPROVE-BOOLEAN",
     runok_status => "RUNOK-STATUS",
     runok_optional_strings => "RUNOK-OPTIONAL-STRINGS",
+    runok_exact_keys => "RUNOK-EXACT-KEYS",
+    runok_decode => "RUNOK-DECODE",
     robust_deadline => "ROBUST-DEADLINE",
     robust_sequential => "ROBUST-SEQUENTIAL",
     robust_unknown_fields => "ROBUST-UNKNOWN-FIELDS",

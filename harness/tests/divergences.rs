@@ -316,6 +316,22 @@ fn observe(id: &str) {
             assert!(payload("picoclaw@cf67dd3").iter().any(|s| s == "\"fail\""), "{report:#}");
             assert!(payload("documented").iter().all(|s| s == "\"pass\""), "{report:#}");
         }
+        "runok.serde-json-replies" => {
+            // `status` twice: serde fails the whole reply, so runok asks; the documents read the last one.
+            let dir = tempfile::tempdir().unwrap();
+            let twice = r#"{"stdout": "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"deny\",\"status\":\"deny\"}}"}"#;
+            let plugin = scripted(dir.path(), "runok-extension", None, twice);
+            let (_, report, _) = certify_json(&["--protocol", "runok-extension"], &plugin);
+            assert_eq!(report["profile_verdicts"]["runok@0.3.1"], "nonconformant", "{report:#}");
+            assert!(statuses(&report, "RUNOK-DECODE", "runok@0.3.1").iter().any(|s| s == "\"fail\""), "{report:#}");
+            assert_eq!(report["profile_verdicts"]["documented"], "conformant", "{report:#}");
+            // `"error": null` beside a result: serde reads an absent error, and runok uses the result.
+            let null_error = r#"{"stdout": "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"status\":\"allow\"},\"error\":null}"}"#;
+            let plugin = scripted(dir.path(), "runok-extension", None, null_error);
+            let (_, report, _) = certify_json(&["--protocol", "runok-extension"], &plugin);
+            assert!(statuses(&report, "JSONRPC-RESULT-XOR-ERROR", "runok@0.3.1").iter().all(|s| s == "\"pass\""), "{report:#}");
+            assert!(statuses(&report, "JSONRPC-RESULT-XOR-ERROR", "documented").iter().any(|s| s == "\"fail\""), "{report:#}");
+        }
         other => panic!("divergence {other} has no wire test: add one to harness/tests/divergences.rs"),
     }
 }

@@ -120,6 +120,14 @@ const ROWS: &[Row] = &[
         check: "TOOL-RESPONSE-SHAPE",
     },
     Row {
+        // serde skips an `id` unread: runok types none, so 1e999 there is no error.
+        tolerance: "runok.skips-unknown-keys-unread",
+        certify: &["--protocol", "runok-extension"],
+        protocol: "runok-extension",
+        mock: &["--script", "mocks/scripts/runok-huge-id.json"],
+        check: "FRAMING-SINGLE-DOCUMENT",
+    },
+    Row {
         tolerance: "promptkit.keeps-raw-numbers",
         certify: &["--protocol", "promptkit-exec", "--role", "tool"],
         protocol: "promptkit-exec",

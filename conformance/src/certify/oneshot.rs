@@ -11,7 +11,7 @@ use crate::transport::{Phase, ShutdownHow};
 
 use super::cases::Case;
 use super::recorder::{Judged, Recorder};
-use super::semantics::{Asked, Decision, go_reading, judge};
+use super::semantics::{Asked, Decision, go_reading, judge, runok_reading};
 use super::session::check_envelope;
 use super::{CertifyError, Options};
 
@@ -57,6 +57,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     }
     if !profile.go_json_replies() || reply_types::promptkit_oneshot(role).is_none() {
         not_in_profile.extend(["GO-DECODE", "GO-READS-AS-DOCUMENTED"]);
+    }
+    if !profile.runok_serde_replies() {
+        not_in_profile.push("RUNOK-DECODE");
     }
     not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
@@ -503,6 +506,25 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
         }
         return Answer::usable(judged.decision.or_else(|| fallback(family, role)));
     }
+    if profile.runok_serde_replies() {
+        // runok reads stdout with serde_json into its own types whatever the
+        // exit status: what that leaves it holding is the answer.
+        return match runok_reading::read(&c.bytes) {
+            Ok(reading) => {
+                rec.pass("RUNOK-DECODE", evidence.clone());
+                runok_answer(rec, ctx, probe, &reading.envelope, &reading.written_result, &evidence)
+            }
+            Err(e) => {
+                let why = Failure::Mismatch {
+                    path: "$".into(),
+                    expected: "a reply runok 0.3.1's serde_json reads into its JsonRpcResponse, with a result or an error".into(),
+                    actual: e,
+                };
+                rec.fail("RUNOK-DECODE", why.clone(), evidence.clone());
+                Answer::unusable(family, role, why)
+            }
+        };
+    }
     let value = match doc.value {
         Some(value) if clean => value,
         _ => {
@@ -515,22 +537,45 @@ fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -
         }
     };
 
-    let answer = if family == Family::RunokExtension {
-        let envelope = parse_envelope(&value);
-        check_envelope(rec, &envelope, &json!(1), &evidence);
-        match envelope.body {
-            ReplyBody::Result(result) => result,
-            _ => return Answer::usable(fallback(family, role)), // runok: an error reply means ask
-        }
-    } else {
-        value
-    };
+    if family == Family::RunokExtension {
+        let written_result = value.get("result").cloned().unwrap_or(Value::Null);
+        return runok_answer(rec, ctx, probe, &value, &written_result, &evidence);
+    }
+    judged_answer(rec, ctx, probe, &value, &evidence)
+}
+
+/// The role's judge on an answer the runtime could read.
+fn judged_answer(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, answer: &Value, evidence: &Evidence) -> Answer {
+    let Ctx { family, role, profile, .. } = *ctx;
     let asked = Asked { family, role, method: probe.phase.as_deref(), profile, request: &probe.documented, meant: probe.meant.as_deref() };
-    let judged = judge(asked, &answer);
+    let judged = judge(asked, answer);
     for finding in judged.findings {
-        rec.finding(finding, &evidence);
+        rec.finding(finding, evidence);
     }
     Answer::usable(judged.decision.or_else(|| fallback(family, role)))
+}
+
+/// A runok reply: its envelope, the spelling of its result's keys (as
+/// written), then the result itself.
+fn runok_answer(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, value: &Value, written_result: &Value, evidence: &Evidence) -> Answer {
+    let envelope = parse_envelope(value);
+    check_envelope(rec, &envelope, &json!(1), evidence);
+    let ReplyBody::Result(result) = envelope.body else {
+        return Answer::usable(fallback(ctx.family, ctx.role)); // runok: an error reply means ask
+    };
+    let misspelt: Vec<String> =
+        runok_reading::misspelt_fields(written_result).into_iter().map(|(k, f)| format!("`{k}` (runok reads only `{f}`)")).collect();
+    if misspelt.is_empty() {
+        rec.pass("RUNOK-EXACT-KEYS", evidence.clone());
+    } else {
+        let why = Failure::Mismatch {
+            path: "$.result".into(),
+            expected: "keys spelt exactly status, message, fix_suggestion".into(),
+            actual: format!("{}: ignored, so what it says never reaches the user", misspelt.join(", ")),
+        };
+        rec.fail("RUNOK-EXACT-KEYS", why, evidence.clone());
+    }
+    judged_answer(rec, ctx, probe, &result, evidence)
 }
 
 /// What the runtime decides when it cannot read an answer (runtime docs and

@@ -536,6 +536,26 @@ pub static CATALOGUE: &[CheckDef] = &[
         summary: "message and fix_suggestion are strings when present",
         hint: "Send message and fix_suggestion as strings, or leave them out.",
     },
+    CheckDef {
+        id: "RUNOK-EXACT-KEYS",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[RUNOK],
+        scope: Scope::AnyRole,
+        spec: "runok-extension-protocol.txt#result-fields (status, message, fix_suggestion; runok decodes with serde, which matches keys exactly: src/exec/extension_runner.rs:22-28)",
+        summary: "no key of result is a known field spelt another way (Message, fixSuggestion), which runok ignores",
+        hint: "Spell the keys exactly status, message and fix_suggestion: runok reads no other spelling, so the user never sees a `Message` or a `fixSuggestion`.",
+    },
+    CheckDef {
+        id: "RUNOK-DECODE",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[RUNOK],
+        scope: Scope::AnyRole,
+        spec: "runtime behaviour: runok's serde_json::from_str into its JsonRpcResponse (src/exec/extension_runner.rs:144-162; divergence runok.serde-json-replies)",
+        summary: "runok's own decoder (serde_json into its response type) reads the reply and finds a result or an error",
+        hint: "Write one JSON document and nothing after it but whitespace, each key once and spelt exactly (`result`, `status`), status as a string, and `result` as an object; runok asks the user whenever it cannot read the reply.",
+    },
     // ── Robustness ──────────────────────────────────────────────────────
     CheckDef {
         id: "ROBUST-DEADLINE",

@@ -237,6 +237,14 @@ pub static TOLERANCES: &[Tolerance] = &[
         covers: result_and_error,
     },
     Tolerance {
+        id: "runok.skips-unknown-keys-unread",
+        profile: RUNOK,
+        check: "FRAMING-SINGLE-DOCUMENT",
+        runtime_does: "runok skips the keys it does not type (`id`, `jsonrpc`, any other) without converting them: a number past f64 there (`1e999`) is read anyway (in a typed field, RUNOK-DECODE fails)",
+        source: "src/exec/extension_runner.rs:30-46 (JsonRpcResponse has no id or jsonrpc field; serde skips unknown keys as IgnoredAny); found by interop/fidelity.sh --only differential --family runok-extension",
+        covers: number_out_of_range,
+    },
+    Tolerance {
         id: "promptkit.keeps-raw-numbers",
         profile: PK,
         check: "FRAMING-SINGLE-DOCUMENT",

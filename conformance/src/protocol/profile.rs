@@ -92,12 +92,14 @@ impl Profile {
         match self {
             Profile::Documented => "not a runtime: held to the spec documents by the catalogue's own tests",
             Profile::Promptkit86d9f36 => {
-                "runtime v1.5.11 (Go module proxy): wire, faults, cases, workflow states, tools and generated plugins (interop/fidelity.sh --only differential), 2026-11-27"
+                "runtime v1.5.11 (Go module proxy): wire, faults, cases, workflow states, tools, generated plugins (interop/fidelity.sh --only differential) and the SDK on every pack scenario, 2026-11-27"
             }
             Profile::PicoclawCf67dd3 => {
                 "v0.3.1 (Go module proxy; its hook host is byte-identical with v0.2.9 and cf67dd3): wire, faults, cases and generated plugins (interop/fidelity.sh --only differential), 2026-11-27"
             }
-            Profile::Runok031 => "the runok crate 0.3.1: interop/runok's tests, 2026-11-27",
+            Profile::Runok031 => {
+                "the runok crate 0.3.1 (crates.io): its extension runner in interop/runok's tests and on generated plugins (interop/fidelity.sh --only differential), 2026-11-28"
+            }
         }
     }
 
@@ -200,6 +202,12 @@ impl Profile {
     /// runtime's own types ([`super::reply_types`]) rather than as written.
     pub fn go_json_replies(self) -> bool {
         self.has("promptkit.go-json-replies") || self.has("picoclaw.go-json-replies")
+    }
+
+    /// Whether replies are read as runok reads them: serde_json into runok's
+    /// own types (certify/semantics/runok_reading.rs), not as written.
+    pub fn runok_serde_replies(self) -> bool {
+        self.has("runok.serde-json-replies")
     }
 
     /// Whether a before_llm `modify` whose system messages differ from the
@@ -511,6 +519,12 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: PICO,
         summary: "a reply line over 1 MiB stops PicoClaw's reader for good; every later call times out",
         source: "pkg/agent/hook_process.go processHookReadBufferSize",
+    },
+    Divergence {
+        id: "runok.serde-json-replies",
+        profile: RUNOK,
+        summary: "the reply is read once the extension exits, whatever its status: stdout through String::from_utf8_lossy, then serde_json into runok's JsonRpcResponse: keys are exact, a known key twice fails the reply, unknown keys (id, jsonrpc) are ignored, null is absent, a struct may be an array of its fields; then error wins over result",
+        source: "src/exec/extension_runner.rs:22-46 (types), :144-162 (parse), :239-244 (read after exit); held to runok by interop/fidelity.sh --only differential --family runok-extension",
     },
     Divergence {
         id: "runok.request-no-trailing-newline",

@@ -9,6 +9,7 @@ pub(crate) mod go_reading;
 mod picoclaw;
 mod promptkit;
 mod runok;
+pub(crate) mod runok_reading;
 
 use std::fmt;
 
