@@ -68,6 +68,7 @@ import yaml
 
 from comparisons.boundaries import boundaries
 from comparisons.cases import cases
+from comparisons.behaviours import FAMILIES
 from comparisons.differential import REGRESSIONS, differential, regressions
 from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
@@ -105,12 +106,13 @@ def main() -> int:
     ap.add_argument("--promptkit-state", required=True)
     ap.add_argument("--promptkit-tools", required=True)
     ap.add_argument("--promptkit-sdk", required=True)
+    ap.add_argument("--runok-host", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
     ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary", "sdk"], action="append", help="run only these comparisons (wire includes verify)")
     ap.add_argument("--scenario", action="append", default=[], help="sdk: compare this scenario (one that opens a pack) instead of the repository's; repeatable")
     ap.add_argument("--cases", type=int, default=200, help="differential: generated plugins per family (default 200)")
     ap.add_argument("--seed", type=int, default=None, help="differential: the seed (default: a new one, printed; the same seed draws the same plugins)")
-    ap.add_argument("--family", action="append", choices=["picoclaw-hook", "promptkit-exec", "promptkit-server"], help="differential: only these families")
+    ap.add_argument("--family", action="append", choices=list(FAMILIES), help="differential: only these families")
     ap.add_argument("--no-shrink", action="store_true", help="differential: report disagreements as drawn, unshrunk (faster)")
     ap.add_argument("--rerecord", action="store_true", help="differential: write each kept regression case anew from its genome and the runtime's outcome now")
     ap.add_argument("--replay", default=None, help="differential: run the cases kept in this folder (a --found one) instead of interop/differential/regressions")
@@ -147,6 +149,7 @@ def main() -> int:
             absolute(args.promptkit_state),
             absolute(args.promptkit_tools),
             absolute(args.promptkit_sdk),
+            absolute(args.runok_host),
         )
         found: list[Comparison] = []
         explained_by: dict = {}  # sdk: comparison key -> the behaviour that explains it
@@ -180,7 +183,7 @@ def main() -> int:
                 print(f"fidelity: differential seed {seed}, {args.cases} cases per family (replay: --only differential --seed {seed} --cases {args.cases})", file=sys.stderr, flush=True)
                 kept = Path(args.replay) if args.replay else REGRESSIONS
                 found += regressions(tools, pool, args.rerecord, kept)
-                families = args.family or ["picoclaw-hook", "promptkit-exec", "promptkit-server"]
+                families = args.family or list(FAMILIES)
                 found += differential(tools, pool, families, args.cases, seed, Path(args.found) if args.found else None, not args.no_shrink)
 
     equal = exceptions = unexplained = 0

@@ -25,10 +25,14 @@ done
 # The SDK (v1.5.10 on runtime v1.5.11; go.sum pins server/a2a v1.5.5, see README.md).
 (cd "$here/promptkit-sdk" && go build -mod=readonly -o "$bin/promptkit-sdk" ./cmd/promptkit-sdk)
 
+# runok 0.3.1's extension runner (a Rust crate: interop/runok, its own lockfile).
+cargo build --quiet --locked --manifest-path "$here/runok/Cargo.toml" --bin runok-host
+runok_host="${CARGO_TARGET_DIR:-$here/runok/target}/debug/runok-host"
+
 proctor="${PROCTOR_BIN:-$root/target/release/proctor}"
 if [ ! -x "$proctor" ]; then
   (cd "$root" && cargo build --release --locked)
 fi
 exec "${PROCTOR_PYTHON:-python3}" "$here/fidelity.py" --proctor "$proctor" \
   --picoclaw-host "$bin/picoclaw-host" --promptkit-host "$bin/promptkit-host" --promptkit-state "$bin/promptkit-state" --promptkit-tools "$bin/promptkit-tools" \
-  --promptkit-sdk "$bin/promptkit-sdk" "$@"
+  --promptkit-sdk "$bin/promptkit-sdk" --runok-host "$runok_host" "$@"

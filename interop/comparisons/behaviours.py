@@ -340,7 +340,10 @@ EXCLUSIVE = {"result": "error", "error": "result", "allow": "ack", "action": "ap
 # Drawing genes.
 
 
-def draw_doc_genes(r: random.Random, keys: list[str], numeric: list[str], string_keys: list[str]) -> list[Gene]:
+NEST_DEPTHS = [1, 2, 100, 9998, 10001]  # around Go's 10000-level limit
+
+
+def draw_doc_genes(r: random.Random, keys: list[str], numeric: list[str], string_keys: list[str], depths: list[int] = NEST_DEPTHS) -> list[Gene]:
     genes: list[Gene] = []
     n = r.choice([1, 1, 1, 2, 2, 3])
     for _ in range(n):
@@ -369,7 +372,7 @@ def draw_doc_genes(r: random.Random, keys: list[str], numeric: list[str], string
             other = None if r.random() < 0.5 else r.choice(list(typed_values(r).values()))
             genes.append(("duplicate-key", key, other, r.random() < 0.5))
         elif kind == "nest" and keys:
-            genes.append(("nest", r.choice(keys), r.choice([1, 2, 100, 9998, 10001])))
+            genes.append(("nest", r.choice(keys), r.choice(depths)))
         elif kind == "bad-utf8" and string_keys:
             genes.append(("bad-utf8", r.choice(string_keys), r.choice(["start", "end", "end", "outside"])))
         elif kind == "exclusive" and keys:
@@ -517,14 +520,21 @@ def case_for(family: str, role: str, intent: Intent, n: int) -> dict:
     return case
 
 
-def envelope(doc_text: bytes, genes: list[Gene], error: bool) -> bytes:
-    """The JSON-RPC reply carrying `doc_text` as its result (or error object)."""
-    idtext = b"$ID"
-    jsonrpc = b'"jsonrpc":"2.0",'
-    member = b'"error":' + doc_text if error else b'"result":' + doc_text
+def envelope_tree(doc_text: bytes, genes: list[Gene], error: bool) -> Obj:
+    """The JSON-RPC reply carrying `doc_text` as its result (or error object),
+    as a tree the structural genes can bend further (runok_genome.py)."""
+    pairs: list = [("jsonrpc", Raw(b'"2.0"')), ("id", Raw(b"$ID")), ("error" if error else "result", Raw(doc_text))]
+
+    def put_member(key, value):
+        at = next((n for n, (k, _) in enumerate(pairs) if k == key), None)
+        if value is None and at is not None:
+            del pairs[at]
+        elif at is not None:
+            pairs[at] = (key, value)
+
     for name, *args in genes:
         if name == "id":
-            idtext = {
+            text = {
                 "string": b'"$ID"',
                 "float": b"$ID.0",
                 "null": b"null",
@@ -534,12 +544,18 @@ def envelope(doc_text: bytes, genes: list[Gene], error: bool) -> bytes:
                 "exp": b"$IDe0",
                 "other": b"4242",
             }[args[0]]
+            put_member("id", Raw(text) if text is not None else None)
         elif name == "jsonrpc":
-            jsonrpc = {"1.0": b'"jsonrpc":"1.0",', "missing": b"", "number": b'"jsonrpc":2,', "null": b'"jsonrpc":null,', "2.0 ": b'"jsonrpc":"2.0 ",'}[args[0]]
+            text = {"1.0": b'"1.0"', "missing": None, "number": b"2", "null": b"null", "2.0 ": b'"2.0 "'}[args[0]]
+            put_member("jsonrpc", Raw(text) if text is not None else None)
         elif name == "error-with-result":
-            member += b',"error":{"code":-32000,"message":"also an error"}' if not error else b',"result":{}'
-    id_member = b'"id":' + idtext + b"," if idtext is not None else b""
-    return b"{" + jsonrpc + id_member + member + b"}"
+            pairs.append(("result", Raw(b"{}")) if error else ("error", Raw(b'{"code":-32000,"message":"also an error"}')))
+    return Obj(pairs)
+
+
+def envelope(doc_text: bytes, genes: list[Gene], error: bool) -> bytes:
+    """The JSON-RPC reply carrying `doc_text` as its result (or error object)."""
+    return dump(envelope_tree(doc_text, genes, error))
 
 
 def line_wrap(body: bytes, genes: list[Gene], one_shot: bool) -> bytes:
@@ -598,6 +614,10 @@ def build(g: Genome) -> Built:
         return build_picoclaw(g, r)
     if family == "promptkit-server":
         return build_server(g, r)
+    if family == RUNOK:
+        from . import runok_genome  # it builds on this module's genes
+
+        return runok_genome.build(g)
     return build_oneshot(g, role, r)
 
 
@@ -787,13 +807,24 @@ TARGET_NAMES = [
     "promptkit-exec/session-hook",
     "promptkit-exec/selector",
     "promptkit-server/tool",
+    "runok-extension",
 ]
-FAMILIES = {"picoclaw-hook": ["picoclaw-hook"], "promptkit-exec": [t for t in TARGET_NAMES if t.startswith("promptkit-exec/")], "promptkit-server": ["promptkit-server/tool"]}
+RUNOK = "runok-extension"
+FAMILIES = {
+    "picoclaw-hook": ["picoclaw-hook"],
+    "promptkit-exec": [t for t in TARGET_NAMES if t.startswith("promptkit-exec/")],
+    "promptkit-server": ["promptkit-server/tool"],
+    RUNOK: [RUNOK],
+}
 
 
 def draw(target: str, seed: int) -> Genome:
     r = random.Random(seed)
     family, _, role = target.partition("/")
+    if family == RUNOK:
+        from . import runok_genome
+
+        return effective(one_of_a_kind(runok_genome.draw(seed, r)))
     if family == "picoclaw-hook":
         bent = r.choices(["hook.hello", *PICO_CALLS, "hook.runtime_event"], weights=[1, 3, 4, 3, 3, 3, 1])[0]
         decision = r.choice(PICO_ACTIONS[bent]) if bent in PICO_ACTIONS else "ok"
@@ -812,14 +843,18 @@ def draw(target: str, seed: int) -> Genome:
     if family != "promptkit-exec":
         genes += draw_envelope_genes(r)
     genes += draw_process_genes(r, family != "promptkit-exec")
-    # one gene of a kind: a later one of the same name and first argument wins nothing
+    return effective(one_of_a_kind(Genome(target, seed, bent, decision, genes)))
+
+
+def one_of_a_kind(g: Genome) -> Genome:
+    """One gene of a kind: a later one of the same name and first argument wins nothing."""
     seen, unique = set(), []
-    for gene in genes:
-        k = gene[:2] if gene[0] in DOC_GENES else gene[:1]
+    for gene in g.genes:
+        k = gene[:2] if gene[0] in DOC_GENES else ("outer", *gene[1][:2]) if gene[0] == "outer" else gene[:1]
         if k not in seen:
             seen.add(k)
             unique.append(gene)
-    return effective(Genome(target, seed, bent, decision, unique))
+    return Genome(g.target, g.seed, g.bent, g.decision, unique)
 
 
 def effective(g: Genome) -> Genome:

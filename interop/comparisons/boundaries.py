@@ -12,7 +12,8 @@ both sides say what the pair claims. FIDELITY.md lists the pairs.
 
 from __future__ import annotations
 
-from .behaviours import Genome
+from .behaviours import RUNOK, Genome
+from .runok_genome import CALL
 from .differential import judge
 from .runtime import Comparison, Tools
 
@@ -51,6 +52,13 @@ PAIRS = [
     ("picoclaw.error-wins", "picoclaw-hook", "hook.before_tool", "continue", [], [("error-with-result",)]),
     ("picoclaw.nested-after-modify", "picoclaw-hook", "hook.after_tool", "modify", [], [("value-type", "result", {"for_llm": "redacted"})]),
     ("picoclaw.before-llm-system-messages-kept", "picoclaw-hook", "hook.before_llm", "modify-keeps-system", [], []),
+    ("runok.ignores-reply-id", RUNOK, CALL, "deny", [("id", "other")], [("stray-id",)]),
+    ("runok.ignores-jsonrpc", RUNOK, CALL, "allow", [("jsonrpc", "1.0")], [("jsonrpc", "1.0"), ("error-with-result",)]),
+    ("runok.invalid-utf8-lossy", RUNOK, CALL, "deny", [("bad-utf8", "message", "end")], [("bad-utf8", "message", "outside")]),
+    ("runok.skips-unknown-keys-unread", RUNOK, CALL, "ask", [("outer", ["number", "id", "1e999"])], [("outer", ["number", "result", "1e999"])]),
+    ("runok.serde-json-replies", RUNOK, CALL, "deny", [("outer", ["extra-key", "error", None, False])], [("outer", ["duplicate-key", "result", None, False])]),
+    ("runok.serde-json-replies", RUNOK, CALL, "deny", [("as-array", 3)], [("as-array", 2)]),
+    ("runok.serde-json-replies", RUNOK, CALL, "ask", [("extra-key", "note", "x", False)], [("key-case", "message", "upper-first")]),
 ]
 # The last pair's neighbour is the same edit that drops the system message.
 NEIGHBOUR_DECISION = {"picoclaw.before-llm-system-messages-kept": "modify"}

@@ -18,10 +18,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .behaviours import FAMILIES, PK_SURFACE, PICO_CALLS, Built, Genome, Intent, build, draw
+from . import runok_genome
+from .behaviours import FAMILIES, PK_SURFACE, PICO_CALLS, RUNOK, Built, Genome, Intent, build, draw
 from .runtime import LEFTOVER_MARK, ROOT, Comparison, Tools, kill_marked, run
 
-PROFILES = {"picoclaw-hook": "picoclaw@cf67dd3", "promptkit-exec": "promptkit@86d9f36", "promptkit-server": "promptkit@86d9f36"}
+PROFILES = {"picoclaw-hook": "picoclaw@cf67dd3", "promptkit-exec": "promptkit@86d9f36", "promptkit-server": "promptkit@86d9f36", RUNOK: "runok@0.3.1"}
 # Every deadline on both sides, so a hang costs seconds, not minutes.
 DEADLINE_MS = 2000
 REGRESSIONS = ROOT / "interop" / "differential" / "regressions"
@@ -95,6 +96,9 @@ def drive(tools: Tools, target: str, script: Path) -> list[dict]:
         # answering is seen to break the next turn.
         calls.write_text("".join(json.dumps(c) + "\n" for c in PICO_TURN * 2))
         cmd += ["--calls", str(calls)]
+    elif family == RUNOK:
+        # runok's own runner, once: it spawns a fresh process per command it checks.
+        cmd = [tools.runok_host, "--timeout-ms", str(DEADLINE_MS)]
     else:
         surface = "server-tool" if family == "promptkit-server" else PK_SURFACE[role]
         cmd = [tools.promptkit_host, "--surface", surface, "--timeout-ms", str(DEADLINE_MS), "--env", LEFTOVER_MARK]
@@ -158,6 +162,11 @@ def reached(target: str, intents: list[Intent], lines: list[dict]) -> tuple[bool
                 return False, why
         return True, "as meant"
     calls = [line for line in lines if "index" in line and "step" not in line]
+    if family == RUNOK:
+        if not calls:
+            return False, "runok-host reported no call"
+        why = runok_genome.judge_call(intents[0], calls[0], clean)
+        return (False, why) if why else (True, "as meant")
     if len(calls) < len(intents):
         return False, f"{len(calls)} of {len(intents)} calls came back"
     for intent, line in zip(intents, calls):

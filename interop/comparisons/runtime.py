@@ -72,13 +72,14 @@ TARGETS += [Target("promptkit-server", "tool", PROMPTKIT, "server-tool")]
 
 
 class Tools:
-    def __init__(self, proctor: str, picoclaw_host: str, promptkit_host: str, work: Path, promptkit_state: str = "", promptkit_tools: str = "", promptkit_sdk: str = ""):
+    def __init__(self, proctor: str, picoclaw_host: str, promptkit_host: str, work: Path, promptkit_state: str = "", promptkit_tools: str = "", promptkit_sdk: str = "", runok_host: str = ""):
         self.proctor = proctor
         self.picoclaw_host = picoclaw_host
         self.promptkit_host = promptkit_host
         self.promptkit_state = promptkit_state
         self.promptkit_tools = promptkit_tools
         self.promptkit_sdk = promptkit_sdk
+        self.runok_host = runok_host
         self.work = work
         self._n = itertools.count()
 
