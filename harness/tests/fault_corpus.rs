@@ -27,7 +27,11 @@ use serde_json::Value;
 
 /// Every request deadline; faults that wait (hang, late-reply) are judged at it.
 const TIMEOUT: &str = "--timeout-ms=400";
-/// proctor's peak resident set (VmHWM) may not reach 64 MiB, floods or not.
+/// Two one-shot plugins at once, on any machine: each running exchange may
+/// hold up to 16 MiB of a flood, so the bound below is for this many.
+const JOBS: &str = "--jobs=2";
+/// proctor's peak resident set (VmHWM) may not reach 64 MiB, floods or not
+/// (at `--jobs 1` a stdout flood costs about 27 MiB, at `--jobs 2` about 52).
 const RSS_LIMIT_KIB: u64 = 64 * 1024;
 /// Killed plugin processes may take a moment to be reaped.
 const LEAK_WINDOW: Duration = Duration::from_secs(3);
@@ -365,7 +369,7 @@ fn certify(pair: &Pair, mark: &str) -> Run {
     let mut child = Command::new(proctor())
         .current_dir(repo_root())
         .env("PROCTOR_TEST_MARKER", mark)
-        .args(["certify", "--format", "json", "--no-progress", TIMEOUT, "--protocol", family])
+        .args(["certify", "--format", "json", "--no-progress", TIMEOUT, JOBS, "--protocol", family])
         .args(&flags)
         .args(pair.row.certify)
         .arg("--")

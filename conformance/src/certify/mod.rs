@@ -9,6 +9,7 @@ mod longlived;
 mod observe;
 mod oneshot;
 mod parting;
+mod prefetch;
 mod recorder;
 mod report;
 pub mod semantics;
@@ -42,6 +43,9 @@ pub struct Options {
     /// Checks the selection leaves out (`--check`, `--skip-check`): the probes that exist only for
     /// them are not sent (a selected-out check would be dropped from the report anyway).
     pub left_out: Vec<crate::check::CheckId>,
+    /// How many one-shot plugin processes may run at once (`--jobs`; 1: one
+    /// after another). The report is the same whatever the number.
+    pub jobs: usize,
     /// Called with a short description of each step (for progress display).
     pub progress: Box<dyn Fn(&str) + Send + Sync>,
 }

@@ -4,12 +4,13 @@
 use serde_json::{Value, json};
 
 use crate::check::{Evidence, Failure, answer_checks, last_bytes, tolerance};
-use crate::client::{OneShotReply, one_shot};
+use crate::client::OneShotReply;
 use crate::framing::{Document, ReplyBody, Violation, parse_envelope, read_document};
 use crate::protocol::{Family, Profile, Role, promptkit_exec, reply_types, runok_extension, wire};
 use crate::transport::{Phase, ShutdownHow};
 
 use super::cases::Case;
+use super::prefetch::Prefetch;
 use super::recorder::{Judged, Recorder};
 use super::semantics::{Asked, Decision, go_reading, judge, runok_reading};
 use super::session::check_envelope;
@@ -65,16 +66,48 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
     let ctx = Ctx { family, role, profile, shutdown_ms: opts.deadlines.shutdown.as_millis() as u64 };
+    let px = Prefetch::new(opts.command_for(profile), opts.deadlines, opts.jobs);
+    start_known(opts, &px, &rec, &ctx);
+    let judged = judge_all(opts, &px, rec, &ctx).await;
+    px.finish().await;
+    judged
+}
+
+/// Queues every request a run is known to send before any answer is in
+/// (the probes, their variants, the cases), in the order the run judges them.
+fn start_known(opts: &Options, px: &Prefetch, rec: &Recorder, ctx: &Ctx) {
+    let Ctx { family, role, profile, .. } = *ctx;
+    let newline = profile.oneshot_trailing_newline();
+    let all = probes(family, role);
+    for probe in &all {
+        px.start(render(family, role, profile, probe, newline));
+    }
+    if let Some(first) = all.first() {
+        if rec.applies("LIFECYCLE-READS-TO-EOF") {
+            px.start(render(family, role, profile, first, !newline));
+        }
+        if rec.applies("ROBUST-UNKNOWN-FIELDS") {
+            let extended = Probe { documented: with_unknown_fields(family, role, &first.documented), ..first.clone() };
+            px.start(render(family, role, profile, &extended, newline));
+        }
+    }
+    for case in opts.cases.iter().flat_map(|c| &c.cases) {
+        px.start(render(family, role, profile, &case_probe(family, role, case), newline));
+    }
+}
+
+async fn judge_all(opts: &Options, px: &Prefetch, mut rec: Recorder, ctx: &Ctx) -> Result<Judged, CertifyError> {
+    let Ctx { family, role, profile, .. } = *ctx;
     let mut answered: Vec<(Probe, Option<Decision>, bool)> = Vec::new();
     for probe in probes(family, role) {
         (opts.progress)(&format!("{profile}: {}", label(&probe)));
         let bytes = render(family, role, profile, &probe, profile.oneshot_trailing_newline());
-        let ex = exchange(opts, profile, bytes).await?;
-        let answer = judge_exchange(&mut rec, &ctx, &probe, &ex);
+        let ex = exchange(px, bytes).await?;
+        let answer = judge_exchange(&mut rec, ctx, &probe, &ex);
         answered.push((probe, answer.decision.clone(), answer.readable()));
     }
     if rec.applies("PROMPTKIT-KEY-SPELLING") {
-        key_spelling(opts, &mut rec, &ctx, &answered).await?;
+        key_spelling(opts, px, &mut rec, ctx, &answered).await?;
     }
     let Some((probe, decision, readable)) = answered.into_iter().next() else { return Ok(rec.finish()) };
     if !readable {
@@ -87,8 +120,8 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     if rec.applies("LIFECYCLE-READS-TO-EOF") {
         (opts.progress)(&format!("{profile}: the same request with the other line ending"));
         let newline = !profile.oneshot_trailing_newline();
-        let ex = exchange(opts, profile, render(family, role, profile, &probe, newline)).await?;
-        let (other, other_readable) = outcome_of(&mut rec, &ctx, &probe, &ex);
+        let ex = exchange(px, render(family, role, profile, &probe, newline)).await?;
+        let (other, other_readable) = outcome_of(&mut rec, ctx, &probe, &ex);
         let describe = |nl: bool| if nl { "with a trailing newline" } else { "without a trailing newline" };
         if (other_readable, &other) == (readable, &decision) {
             rec.pass("LIFECYCLE-READS-TO-EOF", evidence_of(&ex));
@@ -111,8 +144,8 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     if rec.applies("ROBUST-UNKNOWN-FIELDS") {
         (opts.progress)(&format!("{profile}: a request with fields the plugin does not know"));
         let extended = Probe { documented: with_unknown_fields(family, role, &probe.documented), ..probe.clone() };
-        let ex = exchange(opts, profile, render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
-        let (got, got_readable) = outcome_of(&mut rec, &ctx, &extended, &ex);
+        let ex = exchange(px, render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
+        let (got, got_readable) = outcome_of(&mut rec, ctx, &extended, &ex);
         if (got_readable, &got) == (readable, &decision) {
             rec.pass("ROBUST-UNKNOWN-FIELDS", evidence_of(&ex));
         } else {
@@ -129,7 +162,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         }
     }
 
-    run_cases(opts, &mut rec, &ctx).await?;
+    run_cases(opts, px, &mut rec, ctx).await?;
     Ok(rec.finish())
 }
 
@@ -142,6 +175,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
 /// documents then fails under PromptKit without any --cases of its author.
 async fn key_spelling(
     opts: &Options,
+    px: &Prefetch,
     rec: &mut Recorder,
     ctx: &Ctx,
     answered: &[(Probe, Option<Decision>, bool)],
@@ -165,14 +199,14 @@ async fn key_spelling(
         }
         compared = true;
         (opts.progress)(&format!("{profile}: {} in {}", label(probe), spelling(other)));
-        let ex = exchange(opts, profile, theirs).await?;
+        let ex = exchange(px, theirs).await?;
         let (got, got_readable) = outcome_of(rec, ctx, probe, &ex);
         if !got_readable || got == *mine {
             rec.pass(ID, evidence_of(&ex));
             continue;
         }
         let blind = Probe { documented: emptied(role, &probe.documented), ..probe.clone() };
-        let blind_ex = exchange(opts, profile, render(family, role, profile, &blind, newline)).await?;
+        let blind_ex = exchange(px, render(family, role, profile, &blind, newline)).await?;
         let (empty, empty_readable) = outcome_of(rec, ctx, &blind, &blind_ex);
         if empty_readable && empty == *mine {
             rec.fail(
@@ -218,7 +252,7 @@ fn emptied(role: Role, documented: &Value) -> Value {
     v
 }
 
-async fn run_cases(opts: &Options, rec: &mut Recorder, ctx: &Ctx) -> Result<(), CertifyError> {
+async fn run_cases(opts: &Options, px: &Prefetch, rec: &mut Recorder, ctx: &Ctx) -> Result<(), CertifyError> {
     let Ctx { family, role, profile, .. } = *ctx;
     let Some(cases) = &opts.cases else {
         rec.skip("CASE-DECISION", "no --cases file given");
@@ -227,7 +261,7 @@ async fn run_cases(opts: &Options, rec: &mut Recorder, ctx: &Ctx) -> Result<(), 
     for case in &cases.cases {
         (opts.progress)(&format!("{profile}: case `{}`", case.name));
         let probe = case_probe(family, role, case);
-        let ex = exchange(opts, profile, render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
+        let ex = exchange(px, render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
         // The answer to a case is a protocol message like any other: every
         // check holds it, and names the case when it fails.
         rec.set_origin(Some(format!("case `{}`", case.name)));
@@ -343,11 +377,10 @@ fn with_unknown_fields(family: Family, role: Role, documented: &Value) -> Value 
     v
 }
 
-async fn exchange(opts: &Options, profile: Profile, sent: Vec<u8>) -> Result<Exchange, CertifyError> {
-    let command = opts.command_for(profile);
-    let ex = one_shot(&command, opts.deadlines, sent).await.map_err(CertifyError::Spawn)?;
+async fn exchange(px: &Prefetch, sent: Vec<u8>) -> Result<Exchange, CertifyError> {
+    let ex = px.take(sent).await.map_err(CertifyError::Spawn)?;
     let stdout_bytes = ex.collected.bytes.len() as u64 + ex.collected.dropped;
-    match crate::transport::interpreter_refusal(&command, Some(ex.shutdown.exit), stdout_bytes, &ex.stderr) {
+    match crate::transport::interpreter_refusal(px.command(), Some(ex.shutdown.exit), stdout_bytes, &ex.stderr) {
         Some(why) => Err(CertifyError::Refused(why)),
         None => Ok(ex),
     }

@@ -20,7 +20,7 @@ pub struct OneShotReply {
     pub stderr: String,
     /// Why the request could not be written completely, if it could not.
     pub write_error: Option<String>,
-    /// Time from the write to the end of collection.
+    /// Time from the write to the end of collection, at most the request deadline.
     pub waited: Duration,
 }
 
@@ -51,7 +51,9 @@ pub async fn one_shot(command: &PluginCommand, deadlines: Deadlines, request: Ve
     process.close_stdin();
     let start = Instant::now();
     let collected = process.collect_answer(deadlines.request, STDOUT_CAP, complete).await;
-    let waited = start.elapsed();
+    // Collection stops at the deadline: anything past it is scheduling noise,
+    // which would make two runs' reports of the same hang differ.
+    let waited = start.elapsed().min(deadlines.request);
     let tail = process.stderr().clone();
     let shutdown = process.shutdown().await;
     let stderr = tail.text();

@@ -173,6 +173,7 @@ pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<pr
         fuzz,
         require,
         timeout_ms: args.timeout_ms,
+        jobs: args.jobs.map_or_else(default_jobs, usize::from),
         left_out: args.judging.left_out(),
         written_in: WrittenIn::CommandLine,
     };
@@ -216,6 +217,11 @@ fn invocation(args: &CertifyArgs) -> Vec<String> {
     o
 }
 
+/// `--jobs` when not given: one plugin process per CPU.
+pub(super) fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// One plugin to certify, its invocation already checked.
 pub(super) struct Plan {
     pub family: Family,
@@ -226,6 +232,8 @@ pub(super) struct Plan {
     pub fuzz: Option<Fuzz>,
     pub require: Vec<&'static Capability>,
     pub timeout_ms: u64,
+    /// One-shot plugin processes run at once.
+    pub jobs: usize,
     pub left_out: Vec<proctor_conformance::check::CheckId>,
     /// Where the command was written, which the hints of a command that cannot start point at.
     pub written_in: WrittenIn,
@@ -285,6 +293,7 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
         require: plan.require,
         fuzz: plan.fuzz,
         left_out: plan.left_out,
+        jobs: plan.jobs,
         progress: Box::new(move |step| {
             if show_progress {
                 let mut err = std::io::stderr().lock();

@@ -251,6 +251,19 @@ struct CertifyArgs {
     /// Deadline for each request, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = certify::DEFAULT_TIMEOUT_MS)]
     timeout_ms: u64,
+    /// One-shot plugins: run up to N plugin processes at once (default: the
+    /// number of CPUs).
+    ///
+    /// Each probe, case and fuzz input of a one-shot plugin (promptkit-exec,
+    /// runok-extension) is a process of its own, so they can overlap; they
+    /// are still judged one after another, in order, and the report is the
+    /// same as with --jobs 1 for a plugin that answers a request the same way
+    /// every time. Use --jobs 1 for a plugin that keeps state between runs
+    /// (a counter in a file) or that cannot run twice at once. Each plugin
+    /// running holds up to 16 MiB of what it floods stdout with. Long-lived
+    /// plugins talk over one process and ignore it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Send N generated tool calls per profile (check ROBUST-FUZZ; needs --schema).
     ///
     /// Each is a random argument object valid against --schema, leaning on

@@ -208,9 +208,26 @@ pub(super) async fn run(
     let mut driver = Driver::new(opts, profile, kind, &fuzz.tool.name, semantics);
     let mut runner = runner(seed);
     let mut found = None;
+    // With --jobs, a one-shot plugin's inputs are all drawn first (the same
+    // draws, in the same order) and sent ahead; they are judged in order.
+    let mut drawn = std::collections::VecDeque::new();
+    if driver.overlaps() {
+        for _ in 1..=fuzz.inputs {
+            let tree = generator.strategy.new_tree(&mut runner);
+            if let Ok(tree) = &tree {
+                driver.start(&tree.current());
+            }
+            let failed = tree.is_err();
+            drawn.push_back(tree);
+            if failed {
+                break;
+            }
+        }
+    }
     for index in 1..=fuzz.inputs {
         (opts.progress)(&format!("{profile}: fuzz input {index}/{}", fuzz.inputs));
-        let mut tree = match generator.strategy.new_tree(&mut runner) {
+        let next = drawn.pop_front().unwrap_or_else(|| generator.strategy.new_tree(&mut runner));
+        let mut tree = match next {
             Ok(tree) => tree,
             Err(reason) => {
                 driver.close().await;

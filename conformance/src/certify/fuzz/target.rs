@@ -15,6 +15,7 @@ use crate::framing::read_document;
 use crate::protocol::{Family, Profile, Role, picoclaw_hook as pico, promptkit_exec, promptkit_server as server, wire};
 use crate::transport::Phase;
 
+use super::super::prefetch::Prefetch;
 use super::super::recorder::Recorder;
 use super::super::semantics::{Asked, judge};
 use super::super::{CertifyError, Options};
@@ -124,6 +125,8 @@ pub struct Driver<'a> {
     kind: Kind,
     tool: &'a str,
     client: Option<RpcClient>,
+    /// One-shot kinds: the exchanges of inputs started ahead (`--jobs`).
+    prefetch: Option<Prefetch>,
     /// Requests sent so far (shrinking included).
     pub exchanges: usize,
     /// The role-semantics checks, held to every well-formed answer: a fuzz
@@ -133,7 +136,32 @@ pub struct Driver<'a> {
 
 impl<'a> Driver<'a> {
     pub fn new(opts: &'a Options, profile: Profile, kind: Kind, tool: &'a str, semantics: &'a mut Recorder) -> Self {
-        Driver { opts, profile, kind, tool, client: None, exchanges: 0, semantics }
+        let one_shot = matches!(kind, Kind::ExecTool | Kind::ExecToolHook);
+        let prefetch = one_shot.then(|| Prefetch::new(opts.command_for(profile), opts.deadlines, opts.jobs));
+        Driver { opts, profile, kind, tool, client: None, prefetch, exchanges: 0, semantics }
+    }
+
+    /// Whether inputs can be sent ahead of their judging (one-shot plugins, more than one job).
+    pub fn overlaps(&self) -> bool {
+        self.prefetch.is_some() && self.opts.jobs > 1
+    }
+
+    /// Starts the exchanges of `args` ahead of [`Driver::try_input`] (one-shot plugins).
+    pub fn start(&self, args: &Value) {
+        if let Some(px) = &self.prefetch {
+            for request in self.kind.requests(self.profile, self.tool, args) {
+                px.start(self.one_shot_bytes(&request));
+            }
+        }
+    }
+
+    fn one_shot_bytes(&self, request: &Request) -> Vec<u8> {
+        let role = if self.kind == Kind::ExecToolHook { Role::ToolHook } else { Role::Tool };
+        let mut sent = wire::encode(&promptkit_exec::render(role, &request.params, self.profile), self.profile);
+        if self.profile.oneshot_trailing_newline() {
+            sent.push(b'\n');
+        }
+        sent
     }
 
     /// Names the input whose answers are judged next (in failure messages).
@@ -180,6 +208,9 @@ impl<'a> Driver<'a> {
 
     /// Stops the long-lived plugin, if one is running.
     pub async fn close(&mut self) -> String {
+        if let Some(px) = self.prefetch.take() {
+            px.finish().await;
+        }
         match self.client.take() {
             Some(client) => client.close().await.1,
             None => String::new(),
@@ -187,12 +218,12 @@ impl<'a> Driver<'a> {
     }
 
     async fn one_shot(&mut self, request: Request) -> Result<Trial, CertifyError> {
-        let role = if self.kind == Kind::ExecToolHook { Role::ToolHook } else { Role::Tool };
-        let mut sent = wire::encode(&promptkit_exec::render(role, &request.params, self.profile), self.profile);
-        if self.profile.oneshot_trailing_newline() {
-            sent.push(b'\n');
+        let sent = self.one_shot_bytes(&request);
+        let ex = match &self.prefetch {
+            Some(px) => px.take(sent).await,
+            None => one_shot(&self.opts.command_for(self.profile), self.opts.deadlines, sent).await,
         }
-        let ex = one_shot(&self.opts.command_for(self.profile), self.opts.deadlines, sent).await.map_err(CertifyError::Spawn)?;
+        .map_err(CertifyError::Spawn)?;
         let evidence = Evidence::exchange(&ex.sent, &ex.collected.bytes).with_stderr(ex.stderr.clone());
         let broke = |failure| Ok(Trial::Broke { step: 0, failure, evidence: evidence.clone() });
         if !ex.finished() {
