@@ -382,3 +382,55 @@ fn openai_python_client() {
     assert_eq!(rounds, (1..=7).map(Some).collect::<Vec<_>>(), "{journal:#}");
     server.stop_ok();
 }
+
+/// The Responses and Messages routes with curl: named events, each API's own
+/// error shape for a body it cannot read, and the journal naming the route.
+#[test]
+fn responses_and_messages_routes_speak_their_own_shapes() {
+    let server = Server::start("agent-apis.yaml", &[]);
+    let base = server.url.trim_end_matches("/v1").to_string();
+    let post = |path: &str, body: &str| curl(&[&format!("{base}{path}"), "-H", "Content-Type: application/json", "--data-binary", body]);
+    let r = post("/v1/responses", r#"{"model":"m","input":"list the files","tools":[{"type":"function","name":"exec_command"}]}"#);
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(r.json()["output"][0]["type"], "function_call", "{r:?}");
+    let r =
+        post("/v1/responses", r#"{"model":"m","stream":true,"input":[{"type":"function_call_output","call_id":"c","output":"a.txt"}]}"#);
+    assert!(r.head.contains("content-type: text/event-stream"), "{r:?}");
+    assert!(r.body.starts_with("event: response.created\ndata: {"), "{r:?}");
+    assert!(r.body.trim_end().rsplit("\n\n").next().unwrap().starts_with("event: response.completed\n"), "{r:?}");
+    let r = post("/v1/messages?beta=true", r#"{"model":"m","max_tokens":8}"#);
+    assert_eq!(r.status, 400, "{r:?}");
+    assert_eq!(r.json()["type"], "error", "Anthropic's error shape: {r:?}");
+    assert!(r.json()["error"]["message"].as_str().unwrap().contains("`messages`"), "{r:?}");
+    let journal = server.get("/__proctor/journal").json();
+    let paths: Vec<&str> = journal.as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["/v1/responses", "/v1/responses", "/v1/messages"], "{journal:#}");
+    server.stop_ok();
+}
+
+/// The official openai (Responses API) and anthropic (Messages API) Python
+/// packages, unstreamed and streamed: run by `.ci/run`; skipped elsewhere.
+#[test]
+fn agent_api_python_clients() {
+    let Some(python) = std::env::var_os("PROCTOR_PYTHON") else {
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "agent_api_python_clients: SKIPPED, PROCTOR_PYTHON is unset (.ci/run sets it to a venv with openai and anthropic)"
+        );
+        return;
+    };
+    let server = Server::start("agent-apis.yaml", &[]);
+    let script = repo_root().join("tests/python/test_agent_apis.py");
+    let out = Command::new(Path::new(&python)).arg(&script).arg(&server.url).output().expect("run the Python client test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "the agent API client test failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.lines().any(|l| l == "4 passed, 0 failed"), "{stdout}");
+    let journal = server.get("/__proctor/journal").json();
+    let rounds: Vec<(Option<&str>, Option<u64>)> =
+        journal.as_array().unwrap().iter().map(|e| (e["path"].as_str(), e["answer"]["round"].as_u64())).collect();
+    let want: Vec<(Option<&str>, Option<u64>)> =
+        (1..=8).map(|n| (Some(if n <= 4 { "/v1/responses" } else { "/v1/messages" }), Some(n))).collect();
+    assert_eq!(rounds, want, "{journal:#}");
+    server.stop_ok();
+}

@@ -75,11 +75,17 @@ enum Command {
     /// copes with a plugin that, say, never flushes, answers with the wrong
     /// id, or leaves a grandchild holding stdout.
     MockPlugin(MockPluginArgs),
-    /// Serve the scenario's scripted LLM as an OpenAI-compatible HTTP API.
+    /// Serve the scenario's scripted LLM over HTTP: OpenAI chat completions,
+    /// the OpenAI Responses API and the Anthropic Messages API.
     ///
     /// Prints the base URL (http://127.0.0.1:PORT/v1) as the first line on
-    /// stdout, then answers chat completions (streamed or not) round by round
-    /// until interrupted or until stdin, when it is a pipe, is closed.
+    /// stdout, then answers round by round, streamed or not, until
+    /// interrupted or until stdin, when it is a pipe, is closed. The same
+    /// script answers on every route: POST /v1/chat/completions (an OpenAI
+    /// client's base URL is the printed one), /v1/responses (Codex CLI: a
+    /// provider with `base_url` the printed one and `wire_api = "responses"`)
+    /// and /v1/messages (Claude Code: `ANTHROPIC_BASE_URL` is the printed one
+    /// without `/v1`).
     MockProvider(mock_provider::MockProviderArgs),
     /// Run scenario files (or folders of them) without cargo.
     ///

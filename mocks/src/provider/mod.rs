@@ -2,9 +2,11 @@
 //! and refuses (with the nearest scripted round and the difference) any
 //! call the script does not cover.
 
+pub mod anthropic;
 pub mod journal;
 mod llm;
 pub mod openai;
+pub mod responses;
 mod script;
 pub mod server;
 pub mod sse;

@@ -6,6 +6,9 @@
 //! Routes:
 //! - `POST /v1/chat/completions`: the next scripted round (strict: a
 //!   request the script does not cover is a 400 naming the nearest round).
+//! - `POST /v1/responses` (OpenAI Responses API, as Codex CLI sends it) and
+//!   `POST /v1/messages` (Anthropic Messages API, as Claude Code sends it):
+//!   the same script, the same rounds, in each API's own shapes and events.
 //! - `GET /v1/models`: one model, [`openai::MODEL`].
 //! - `GET /__proctor/journal`: every request so far with its answer.
 //! - anything else: a 404 in OpenAI's error shape (journaled too, since a
@@ -28,10 +31,11 @@ use serde_json::Value;
 use tokio::net::TcpListener;
 
 use super::journal::{Answer, Journal, JournalEntry, body_value};
-use super::llm::{LlmResponse, ScriptedLlm};
+use super::llm::{LlmRequest, LlmResponse, ScriptedLlm};
 use super::openai::{self, ChatRequest};
 use super::script::LlmRound;
 use super::sse::{self, StreamId};
+use super::{anthropic, responses};
 
 /// What `--lenient` answers a request the script does not cover.
 pub const LENIENT_TEXT: &str = "proctor mock-provider: this request is not scripted (answered because of --lenient)";
@@ -88,6 +92,8 @@ impl ProviderServer {
     pub fn router(&self) -> Router {
         Router::new()
             .route(openai::CHAT_COMPLETIONS, post(chat_completions))
+            .route(responses::RESPONSES, post(responses_api))
+            .route(anthropic::MESSAGES, post(messages_api))
             .route("/v1/models", get(models))
             .route("/__proctor/journal", get(journal))
             .fallback(not_found)
@@ -130,31 +136,30 @@ enum Plan {
     Disconnect { after_chunks: usize, chunks: Vec<String> },
 }
 
+/// Journals a request on `path` and decides its answer under the lock:
+/// the request's sequence number and the plan.
+fn script_call(state: &Shared, path: &str, body: &Bytes, parsed: Result<(LlmRequest, bool), String>) -> (u64, Plan) {
+    let mut inner = state.lock();
+    let seq = inner.journal.next_seq();
+    let (plan, answer) = match parsed {
+        Err(message) => {
+            let answer = Answer { message: Some(message.clone()), ..Answer::new(400, "bad_request") };
+            (Plan::Error { status: 400, message, code: Some("invalid_request") }, answer)
+        }
+        Ok((request, stream)) => {
+            let round = inner.llm.used() + 1;
+            decide(inner.llm.complete(&request), round, state.lenient, stream)
+        }
+    };
+    inner.journal.record(JournalEntry { seq, method: "POST".into(), path: path.into(), body: body_value(body), answer });
+    (seq, plan)
+}
+
 async fn chat_completions(State(state): State<Arc<Shared>>, body: Bytes) -> Response {
     let parsed = ChatRequest::parse(&body);
-    let (seq, plan, request) = {
-        let mut inner = state.lock();
-        let seq = inner.journal.next_seq();
-        let (plan, answer, request) = match parsed {
-            Err(message) => {
-                let answer = Answer { message: Some(message.clone()), ..Answer::new(400, "bad_request") };
-                (Plan::Error { status: 400, message, code: Some("invalid_request") }, answer, None)
-            }
-            Ok(request) => {
-                let round = inner.llm.used() + 1;
-                let (plan, answer) = decide(inner.llm.complete(&request.to_llm()), round, state.lenient, request.stream);
-                (plan, answer, Some(request))
-            }
-        };
-        inner.journal.record(JournalEntry {
-            seq,
-            method: "POST".into(),
-            path: openai::CHAT_COMPLETIONS.into(),
-            body: body_value(&body),
-            answer,
-        });
-        (seq, plan, request)
-    };
+    let (seq, plan) =
+        script_call(&state, openai::CHAT_COMPLETIONS, &body, parsed.as_ref().map(|r| (r.to_llm(), r.stream)).map_err(Clone::clone));
+    let request = parsed.ok();
     let id = format!("chatcmpl-proctor-{seq}");
     let model = request.as_ref().map_or("", |r| r.model.as_str());
     let stream = request.as_ref().is_some_and(|r| r.stream);
@@ -182,6 +187,101 @@ async fn chat_completions(State(state): State<Arc<Shared>>, body: Bytes) -> Resp
             } else {
                 // A body cut short: the start of a completion, then the drop.
                 let head = Bytes::from(format!("{{\"id\":\"{id}\",\"object\":\"chat.completion\","));
+                with_type(Response::new(sse::body(vec![head], true)), "application/json")
+            }
+        }
+    }
+}
+
+/// The events of a stream in one of the named-event APIs.
+type Events = Vec<(String, Value)>;
+
+/// One scripted answer, as every named-event API writes it.
+struct Spoken<'a> {
+    id: &'a str,
+    model: &'a str,
+    text: &'a str,
+    /// The text's stream deltas, when the script gives them.
+    chunks: &'a [String],
+    calls: &'a [super::llm::ResolvedCall],
+    /// Characters of the request's conversation, for the token estimate.
+    prompt: usize,
+}
+
+/// How one of the named-event APIs (Responses, Messages) writes each kind of answer.
+struct Dialect {
+    path: &'static str,
+    /// The answer's id from the request's sequence number.
+    id: fn(u64) -> String,
+    /// The whole answer.
+    body: fn(&Spoken<'_>) -> Value,
+    /// The answer as a stream.
+    events: fn(&Spoken<'_>) -> Events,
+    error: fn(u16, &str, Option<&str>) -> Value,
+}
+
+const RESPONSES: Dialect = Dialect {
+    path: responses::RESPONSES,
+    id: |seq| format!("resp_proctor_{seq}"),
+    body: |a| {
+        let usage = responses::usage(a.prompt, openai::completion_chars(a.text, a.calls));
+        responses::body(responses::Answering { id: a.id, model: a.model }, a.text, a.calls, usage)
+    },
+    events: |a| {
+        let usage = responses::usage(a.prompt, openai::completion_chars(a.text, a.calls));
+        responses::events(responses::Answering { id: a.id, model: a.model }, a.text, a.chunks, a.calls, usage)
+    },
+    error: responses::error_body,
+};
+
+const MESSAGES: Dialect = Dialect {
+    path: anthropic::MESSAGES,
+    id: |seq| format!("msg_proctor_{seq}"),
+    body: |a| anthropic::body(anthropic::Answering { id: a.id, model: a.model }, a.text, a.calls, a.prompt),
+    events: |a| anthropic::events(anthropic::Answering { id: a.id, model: a.model }, a.text, a.chunks, a.calls, a.prompt),
+    error: |status, message, _| anthropic::error_body(status, message),
+};
+
+async fn responses_api(State(state): State<Arc<Shared>>, body: Bytes) -> Response {
+    let parsed = responses::ResponsesRequest::parse(&body).map(|r| (r.llm.clone(), r.stream, r.model.clone(), r.prompt_chars()));
+    answer_in(&state, &RESPONSES, &body, parsed).await
+}
+
+async fn messages_api(State(state): State<Arc<Shared>>, body: Bytes) -> Response {
+    let parsed = anthropic::MessagesRequest::parse(&body).map(|r| (r.llm.clone(), r.stream, r.model.clone(), r.prompt_chars()));
+    answer_in(&state, &MESSAGES, &body, parsed).await
+}
+
+/// The next scripted round in `dialect`'s shapes; `parsed` is the request
+/// (conversation, streamed, model, prompt characters) or what is wrong with it.
+async fn answer_in(state: &Shared, dialect: &Dialect, body: &Bytes, parsed: Result<(LlmRequest, bool, String, usize), String>) -> Response {
+    let (seq, plan) =
+        script_call(state, dialect.path, body, parsed.as_ref().map(|(llm, stream, ..)| (llm.clone(), *stream)).map_err(Clone::clone));
+    let (stream, model, prompt) = parsed.map_or((false, String::new(), 0), |(_, stream, model, prompt)| (stream, model, prompt));
+    let id = (dialect.id)(seq);
+    match plan {
+        Plan::Error { status, message, code } => {
+            retry_after(status, json_response(http_status(status), &(dialect.error)(status, &message, code)))
+        }
+        Plan::Malformed(raw) => with_type(Response::new(Body::from(raw)), "application/json"),
+        Plan::Reply { text, calls, chunks, delay_ms } => {
+            if delay_ms > 0 {
+                tokio::time::sleep(Duration::from_millis(delay_ms)).await;
+            }
+            let spoken = Spoken { id: &id, model: &model, text: &text, chunks: &chunks, calls: &calls, prompt };
+            if stream {
+                event_stream(sse::body(sse::named_frames(&(dialect.events)(&spoken), None), false))
+            } else {
+                json_response(StatusCode::OK, &(dialect.body)(&spoken))
+            }
+        }
+        Plan::Disconnect { after_chunks, chunks } => {
+            if stream {
+                let chunks = if chunks.is_empty() { sse::disconnect_filler() } else { chunks };
+                let spoken = Spoken { id: &id, model: &model, text: "", chunks: &chunks, calls: &[], prompt };
+                event_stream(sse::body(sse::named_frames(&(dialect.events)(&spoken), Some(after_chunks)), true))
+            } else {
+                let head = Bytes::from(format!("{{\"id\":\"{id}\","));
                 with_type(Response::new(sse::body(vec![head], true)), "application/json")
             }
         }
@@ -225,7 +325,10 @@ async fn journal(State(state): State<Arc<Shared>>) -> Response {
 }
 
 async fn not_found(State(state): State<Arc<Shared>>, method: Method, uri: Uri, body: Bytes) -> Response {
-    let message = format!("proctor mock-provider serves POST /v1/chat/completions and GET /v1/models, not {method} {}", uri.path());
+    let message = format!(
+        "proctor mock-provider serves POST /v1/chat/completions, /v1/responses and /v1/messages and GET /v1/models, not {method} {}",
+        uri.path()
+    );
     let mut inner = state.lock();
     let seq = inner.journal.next_seq();
     let answer = Answer { message: Some(message.clone()), ..Answer::new(404, "not_found") };
@@ -239,9 +342,12 @@ fn http_status(status: u16) -> StatusCode {
 }
 
 fn error_response(status: u16, message: &str, code: Option<&str>) -> Response {
-    let mut response = json_response(http_status(status), &openai::error_body(status, message, code));
+    retry_after(status, json_response(http_status(status), &openai::error_body(status, message, code)))
+}
+
+/// A 429 with `Retry-After: 1`: the clients honour it, and 1 s keeps retrying tests fast.
+fn retry_after(status: u16, mut response: Response) -> Response {
     if status == 429 {
-        // OpenAI clients honour Retry-After; 1 s keeps retrying tests fast.
         response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     }
     response

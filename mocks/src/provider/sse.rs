@@ -58,8 +58,20 @@ pub fn reply_chunks(to: StreamId<'_>, text: &str, chunks: &[String], calls: &[Re
 
 /// The chunks a scripted disconnect streams (before it is cut).
 pub fn disconnect_chunks(to: StreamId<'_>, chunks: &[String]) -> Vec<Value> {
-    let filler: Vec<String> = DISCONNECT_FILLER.iter().map(|s| s.to_string()).collect();
+    let filler = disconnect_filler();
     reply_chunks(to, "", if chunks.is_empty() { &filler } else { chunks }, &[], None)
+}
+
+/// The content deltas a scripted disconnect streams when the script gives none.
+pub fn disconnect_filler() -> Vec<String> {
+    DISCONNECT_FILLER.iter().map(|s| s.to_string()).collect()
+}
+
+/// Named events (`event: NAME` then `data: JSON`), as the Responses and
+/// Messages APIs stream them; with `cut_after: Some(n)`, only the first `n`.
+pub fn named_frames(events: &[(String, Value)], cut_after: Option<usize>) -> Vec<Bytes> {
+    let take = cut_after.unwrap_or(events.len()).min(events.len());
+    events[..take].iter().map(|(name, data)| Bytes::from(format!("event: {name}\ndata: {data}\n\n"))).collect()
 }
 
 /// One SSE event.
