@@ -6,9 +6,11 @@
 //! `system` (a string or text blocks) is the first system message. Each
 //! message's blocks become the provider-neutral conversation: text joined,
 //! `tool_use` blocks as the assistant's tool calls, each `tool_result` a tool
-//! message of its own. Claude Code also puts `"role": "system"` messages
-//! inside `messages` (hook feedback among them), which are kept as system
-//! messages where they stand. Thinking and image blocks are left out.
+//! message of its own. Claude Code also puts `"role": "system"` entries
+//! inside `messages` (its environment after the prompt, hook feedback after
+//! a tool result): each is read as part of the message before it, so the
+//! turn a script's `when` looks at is still the user's or the tool's, and its
+//! text is still there to match. Thinking and image blocks are left out.
 
 use serde_json::{Value, json};
 
@@ -74,6 +76,17 @@ fn read_message(message: &Value, messages: &mut Vec<LlmMessage>) -> Result<(), S
     let Some(role) = message.get("role").and_then(Value::as_str) else {
         return Err(format!("the request body is not a Messages request: a message without `role`: {message}"));
     };
+    if role == "system" && messages.iter().any(|m| m.role != "system") {
+        let text = match message.get("content") {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Array(blocks)) => texts(blocks),
+            _ => String::new(),
+        };
+        if let Some(last) = messages.last_mut() {
+            last.content = if last.content.is_empty() { text } else { format!("{}\n\n{text}", last.content) };
+        }
+        return Ok(());
+    }
     let blocks = match message.get("content") {
         Some(Value::String(s)) => {
             messages.push(LlmMessage::text(role, s.as_str()));
@@ -224,10 +237,15 @@ mod tests {
             "tools": [{"name": "Bash", "input_schema": {}}, {"name": "Read"}]});
         let r = MessagesRequest::parse(body.to_string().as_bytes()).unwrap();
         let roles: Vec<&str> = r.llm.messages.iter().map(|m| m.role.as_str()).collect();
-        assert_eq!(roles, ["system", "user", "system", "assistant", "tool", "system"]);
+        // In-conversation system entries belong to the message before them.
+        assert_eq!(roles, ["system", "user", "assistant", "tool"]);
         assert_eq!(r.llm.messages[0].content, "You are an agent");
-        assert_eq!(r.llm.messages[3].tool_calls[0].arguments, json!({"command": "ls"}));
-        assert_eq!((r.llm.messages[4].content.as_str(), r.llm.messages[4].tool_call_id.as_deref()), ("a.txt", Some("toolu_1")));
+        assert_eq!(r.llm.messages[1].content, "list the files\n\n# Environment");
+        assert_eq!(r.llm.messages[2].tool_calls[0].arguments, json!({"command": "ls"}));
+        assert_eq!(
+            (r.llm.messages[3].content.as_str(), r.llm.messages[3].tool_call_id.as_deref()),
+            ("a.txt\n\nhook feedback", Some("toolu_1"))
+        );
         assert_eq!(r.llm.tools, ["Bash", "Read"]);
         assert!(MessagesRequest::parse(b"{\"model\": \"m\"}").unwrap_err().contains("`messages`"));
     }
