@@ -194,6 +194,18 @@ pub fn find(family: Family, role: Role, lang: Lang) -> Option<&'static Template>
 pub const WORKFLOW_PATH: &str = ".github/workflows/proctor.yml";
 
 impl Template {
+    /// The files as `init` writes them.
+    pub fn rendered(&self) -> Rendered {
+        Rendered {
+            family: self.family,
+            roles: vec![self.role],
+            lang: self.lang,
+            plugin: (self.plugin.name.to_string(), self.plugin.contents.to_string()),
+            cases: self.cases.map(|c| (c.name.to_string(), c.contents.to_string())),
+            scenario: (self.scenario.name.to_string(), self.scenario.contents.to_string()),
+        }
+    }
+
     /// The plugin's command line, relative to the folder it is written in.
     pub fn command(&self) -> [&'static str; 2] {
         [self.lang.interpreter(), self.plugin.name]
@@ -204,13 +216,133 @@ impl Template {
         (self.family.roles().len() > 1).then(|| self.role.name())
     }
 
-    /// `proctor certify` with this template's protocol, role, cases and command, as typed
-    /// from the folder the template was written in.
-    pub fn certify_args(&self) -> Vec<&'static str> {
-        let mut args = vec!["certify", "--protocol", self.family.name()];
-        args.extend(self.role_flag().into_iter().flat_map(|r| ["--role", r]));
-        args.extend(self.cases.iter().flat_map(|c| ["--cases", c.name]));
-        args.push("--");
+    /// The GitHub Actions workflow that certifies the plugin (see [`Rendered::workflow`]).
+    pub fn workflow(&self, action: &str) -> String {
+        self.rendered().workflow(action)
+    }
+}
+
+/// The hook of `proctor init --protocol picoclaw-hook` with no `--role`, or
+/// with several: one plugin that answers every mode (as a PicoClaw hook
+/// usually does, like proctor's examples/picoclaw-hook/review_gate.py), its
+/// cases (those of each chosen mode's own template, whose rules it keeps),
+/// and a scenario whose one conversation reaches each chosen mode.
+pub const PICOCLAW_MODES: File = template_file!("picoclaw-hook/modes", "", "hook.py");
+
+/// The files for a PicoClaw hook serving `modes` (two or more, in the family's order).
+pub fn picoclaw_modes(modes: &[Role]) -> Rendered {
+    let chosen = |role: Role| modes.contains(&role);
+    let names: Vec<&str> = modes.iter().map(|r| r.name()).collect();
+    let mut cases = format!(
+        "# What hook.py must decide in modes {} (run with the certify\n# command `proctor init` printed).\ncases:\n",
+        names.join(", ")
+    );
+    for role in modes {
+        if let Some(own) = find(Family::PicoclawHook, *role, Lang::Python).and_then(|t| t.cases) {
+            cases.extend(own.contents.lines().filter(|l| !l.starts_with('#') && *l != "cases:").map(|l| format!("{l}\n")));
+        }
+    }
+    let has_cases = cases.lines().any(|l| l.trim_start().starts_with("- name:"));
+    Rendered {
+        family: Family::PicoclawHook,
+        roles: modes.to_vec(),
+        lang: Lang::Python,
+        plugin: (PICOCLAW_MODES.name.to_string(), PICOCLAW_MODES.contents.to_string()),
+        cases: has_cases.then(|| ("hook.cases.yaml".to_string(), cases)),
+        scenario: ("hook.scenario.yaml".to_string(), modes_scenario(&names, chosen)),
+    }
+}
+
+/// One conversation that reaches every chosen mode: the turn starts and ends
+/// (observe), the LLM is asked (llm), the tool delete_file is refused (tool),
+/// a sudo command is not approved (approve); what a mode left out lets through runs.
+fn modes_scenario(names: &[&str], chosen: impl Fn(Role) -> bool) -> String {
+    let mut config = Vec::new();
+    if chosen(Role::Observe) {
+        config.push(r#"observe: ["*"]"#.to_string());
+    }
+    let mut intercept = Vec::new();
+    if chosen(Role::Llm) {
+        intercept.extend(["before_llm", "after_llm"]);
+    }
+    if chosen(Role::ToolMode) {
+        intercept.extend(["before_tool", "after_tool"]);
+    }
+    if chosen(Role::Approve) {
+        intercept.push("approve_tool");
+    }
+    if !intercept.is_empty() {
+        config.push(format!("intercept: [{}]", intercept.join(", ")));
+    }
+    let mut decisions = Vec::new();
+    let mut decide = |role: Role, call: &str, decision: &str| {
+        if chosen(role) {
+            decisions.push(format!("    - {{plugin: gate, call: {call}, decision: {decision}}}\n"));
+        }
+    };
+    decide(Role::Observe, "hook.runtime_event", "agent.turn.start");
+    decide(Role::Llm, "hook.before_llm", "continue");
+    decide(Role::ToolMode, "hook.before_tool", "deny_tool");
+    decide(Role::Approve, "hook.approve_tool", "denied");
+    decide(Role::Observe, "hook.runtime_event", "agent.turn.end");
+    let deleted = if chosen(Role::ToolMode) { "Tool execution denied by hook" } else { "deleted" };
+    let installed = if chosen(Role::Approve) { "commands using sudo need a human" } else { "Reading package lists" };
+    format!(
+        "# A conversation that reaches hook.py in modes {modes}, played by\n# `proctor run hook.scenario.yaml`.\n\
+id: my-plugin/picoclaw-hook-{id}\n\
+runtime: picoclaw\n\
+plugins:\n  - name: gate\n    process: {{command: [python3, hook.py]}}\n    config: {{picoclaw_hook: {{{config}}}}}\n\
+tools:\n  delete_file: {{result: deleted}}\n  bash: {{result: \"Reading package lists... Done\"}}\n\
+llm:\n  - reply:\n      tool_calls:\n        - {{name: delete_file, arguments: {{path: notes.txt}}}}\n        - {{name: bash, arguments: {{command: \"sudo apt-get install jq\"}}}}\n  - reply: {{text: \"Done what I was allowed to.\", when: {{last_role: tool}}}}\n\
+turns:\n  - user: delete notes.txt and install jq\n\
+expect:\n  outcome: completed\n  decisions:\n{decisions}  tool_results:\n    - {{tool: delete_file, contains: \"{deleted}\"}}\n    - {{tool: bash, contains: \"{installed}\"}}\n",
+        modes = names.join(", "),
+        id = names.join("-"),
+        config = config.join(", "),
+        decisions = decisions.concat(),
+    )
+}
+
+/// What `proctor init` writes: a template's files, or the PicoClaw hook for several modes.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The `--protocol`.
+    pub family: Family,
+    /// The roles (PicoClaw: modes) the plugin takes.
+    pub roles: Vec<Role>,
+    /// The plugin's language.
+    pub lang: Lang,
+    /// The plugin: file name and contents.
+    pub plugin: (String, String),
+    /// Its cases, when the roles make decisions a case can expect.
+    pub cases: Option<(String, String)>,
+    /// A `proctor run` scenario that uses the plugin as a real command.
+    pub scenario: (String, String),
+}
+
+impl Rendered {
+    /// The plugin's command line, relative to the folder it is written in.
+    pub fn command(&self) -> [String; 2] {
+        [self.lang.interpreter().to_string(), self.plugin.0.clone()]
+    }
+
+    /// The `--role` to pass, when the family has more than one role to choose from.
+    pub fn role_flag(&self) -> Option<String> {
+        (self.family.roles().len() > 1).then(|| self.roles.iter().map(|r| r.name()).collect::<Vec<_>>().join(","))
+    }
+
+    /// The roles as a report names them (`tool` or `observe,llm,tool,approve`).
+    pub fn role_names(&self) -> String {
+        self.roles.iter().map(|r| r.name()).collect::<Vec<_>>().join(",")
+    }
+
+    /// `proctor certify` with this plugin's protocol, role, cases and command, as typed
+    /// from the folder it was written in.
+    pub fn certify_args(&self) -> Vec<String> {
+        let mut args = vec!["certify".to_string(), "--protocol".into(), self.family.name().into()];
+        args.extend(self.role_flag().into_iter().flat_map(|r| ["--role".to_string(), r]));
+        args.extend(self.cases.iter().flat_map(|c| ["--cases".to_string(), c.0.clone()]));
+        args.push("--".into());
         args.extend(self.command());
         args
     }
@@ -224,11 +356,11 @@ impl Template {
         let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
         let local = action.starts_with("./");
         let mut inputs = vec![("protocol", self.family.name().to_string())];
-        inputs.extend(self.role_flag().map(|r| ("role", r.to_string())));
+        inputs.extend(self.role_flag().map(|r| ("role", r)));
         inputs.push(("command", self.command().join(" ")));
-        inputs.extend(self.cases.map(|c| ("cases", c.name.to_string())));
+        inputs.extend(self.cases.as_ref().map(|c| ("cases", c.0.clone())));
         let mut out = String::new();
-        out.push_str(&format!("# Certifies {} with proctor on every push and pull request.\n", self.plugin.name));
+        out.push_str(&format!("# Certifies {} with proctor on every push and pull request.\n", self.plugin.0));
         if local {
             out.push_str(&format!(
                 "# `uses: {action}` is proctor checked out as a git submodule there\n# (`git submodule add <proctor's repository> {}`); checkout fetches it.\n",

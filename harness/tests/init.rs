@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 
 use common::{proctor, repo_root};
 use proctor::templates::{self, Lang, Template};
-use proctor_conformance::protocol::Profile;
+use proctor_conformance::protocol::{Family, Profile};
 use serde_json::Value;
 
 /// The inputs of proctor's composite action (`action.yml`), as agreed.
@@ -51,10 +51,16 @@ fn printed_commands(stdout: &str) -> Vec<Vec<String>> {
 /// printed from there, and says what is wrong, if anything.
 fn check_template(template: &Template) -> Result<(), String> {
     let what = format!("{} {} ({})", template.family, template.role, template.lang.name());
+    check_init(&what, template.family, template.cases.is_some(), |dir| init(template, dir, &[]))
+}
+
+/// Runs `init` (into the folder it is given), then the certify and run commands it
+/// printed, from there; says what is wrong, if anything.
+fn check_init(what: &str, family: Family, has_cases: bool, init: impl Fn(&Path) -> Output) -> Result<(), String> {
     let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
     // A folder that does not exist yet, two levels down: init creates it.
     let dir = tmp.path().join("plugins").join("mine");
-    let out = init(template, &dir, &[]);
+    let out = init(&dir);
     if out.status.code() != Some(0) {
         return Err(format!("{what}: init exited {:?}: {}", out.status.code(), text(&out.stderr)));
     }
@@ -65,7 +71,7 @@ fn check_template(template: &Template) -> Result<(), String> {
     let commands = printed_commands(&stdout);
     let certify = commands.iter().find(|c| c[0] == "certify").ok_or_else(|| format!("{what}: no certify command printed:\n{stdout}"))?;
     let run = commands.iter().find(|c| c[0] == "run").ok_or_else(|| format!("{what}: no run command printed:\n{stdout}"))?;
-    if template.cases.is_some() != certify.iter().any(|a| a == "--cases") {
+    if has_cases != certify.iter().any(|a| a == "--cases") {
         return Err(format!("{what}: the certify command and the cases file disagree: {certify:?}"));
     }
 
@@ -91,14 +97,14 @@ fn check_template(template: &Template) -> Result<(), String> {
             failing.join("\n")
         ));
     }
-    for profile in Profile::for_family(template.family) {
+    for profile in Profile::for_family(family) {
         if report["profile_verdicts"][profile.name()] != "conformant" {
             return Err(format!("{what}: not conformant under {profile}: {}", report["profile_verdicts"]));
         }
     }
     let cases_passed =
         report["checks"].as_array().into_iter().flatten().filter(|c| c["id"] == "CASE-DECISION" && c["status"] == "pass").count();
-    if template.cases.is_some() && cases_passed == 0 {
+    if has_cases && cases_passed == 0 {
         return Err(format!("{what}: no case was judged"));
     }
 
@@ -129,6 +135,43 @@ fn every_template_certifies_conformant_and_its_scenario_passes() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     let sh = templates::ALL.iter().filter(|t| t.lang == Lang::Sh).count();
     assert!(sh >= 1 && templates::ALL.len() > sh, "both languages are covered");
+}
+
+/// `init --protocol picoclaw-hook` without --role writes one hook serving every
+/// mode; with several modes, the same hook with the cases and scenario of
+/// those modes. Each certifies conformant, its cases judged, its scenario passing.
+#[test]
+fn picoclaw_hooks_for_several_modes_certify_and_their_scenarios_pass() {
+    let choices: [Option<&str>; 4] = [None, Some("tool,approve"), Some("observe,llm"), Some("approve,llm,tool")];
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = choices
+            .iter()
+            .map(|role| {
+                s.spawn(move || {
+                    let what = format!("picoclaw-hook --role {}", role.unwrap_or("(none)"));
+                    check_init(&what, Family::PicoclawHook, true, |dir| {
+                        let mut args = vec!["init", "--protocol", "picoclaw-hook", "--dir", dir.to_str().expect("utf-8 temp dir")];
+                        args.extend(role.iter().flat_map(|r| ["--role", r]));
+                        Command::new(proctor()).args(&args).output().expect("run proctor init")
+                    })
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().expect("no panic").err()).collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // The modes chosen are the ones certified and listed in the workflow.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(proctor())
+        .args(["init", "--protocol", "picoclaw-hook", "--role", "approve,tool", "--dir"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(text(&out.stdout).contains("--role tool,approve --cases hook.cases.yaml -- python3 hook.py"), "{}", text(&out.stdout));
+    let workflow = std::fs::read_to_string(tmp.path().join(templates::WORKFLOW_PATH)).unwrap();
+    assert!(workflow.contains("role: \"tool,approve\""), "{workflow}");
+    let cases = std::fs::read_to_string(tmp.path().join("hook.cases.yaml")).unwrap();
+    assert!(cases.contains("hook.approve_tool") && !cases.contains("hook.before_llm"), "only the chosen modes' cases:\n{cases}");
 }
 
 /// The `with:` of the workflow's step that uses `action`, after checking the checkout step.
@@ -208,9 +251,11 @@ fn an_existing_file_is_named_and_nothing_is_written() {
 fn unknown_or_missing_choices_are_usage_errors_naming_the_valid_ones() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("out");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["--protocol", "promptkit-exec"], "needs --role: one of tool, eval, provider-hook, tool-hook, session-hook, eval-hook, selector"),
         (&["--protocol", "picoclaw-hook", "--role", "tool-hook"], "expected one of: observe, llm, tool, approve"),
+        (&["--protocol", "picoclaw-hook", "--role", ","], "--role names no mode"),
+        (&["--protocol", "picoclaw-hook", "--lang", "sh"], "use --lang python"),
         (&["--protocol", "promptkit-exec", "--role", "tool", "--lang", "sh"], "languages for it: python"),
         (
             &["--protocol", "picoclaw", "--role", "tool"],

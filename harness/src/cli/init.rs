@@ -10,7 +10,7 @@ use anyhow::Context;
 use proctor_conformance::protocol::{Family, Role};
 
 use super::UsageError;
-use crate::templates::{self, File, Lang, Template};
+use crate::templates::{self, Lang, Rendered, Template};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct InitArgs {
@@ -18,8 +18,9 @@ pub(super) struct InitArgs {
     #[arg(long, value_name = "FAMILY")]
     protocol: Family,
     /// The plugin's role. promptkit-exec: tool, eval, provider-hook, tool-hook, session-hook,
-    /// eval-hook or selector (required). picoclaw-hook: one mode of observe, llm, tool, approve
-    /// (required). The other families have one role.
+    /// eval-hook or selector (required). picoclaw-hook: the modes, comma-separated, of observe,
+    /// llm, tool, approve; without --role, one hook that serves every mode, as a PicoClaw hook
+    /// usually does. The other families have one role.
     #[arg(long, value_name = "ROLE")]
     role: Option<String>,
     /// The plugin's language: python (stdlib only), or sh where the role can be written
@@ -37,8 +38,20 @@ pub(super) struct InitArgs {
 }
 
 pub(super) fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
-    let role = role_of(args.protocol, args.role.as_deref())?;
-    let template = template_of(args.protocol, role, args.lang)?;
+    let roles = roles_of(args.protocol, args.role.as_deref())?;
+    let template = match roles.as_slice() {
+        [role] => template_of(args.protocol, *role, args.lang)?.rendered(),
+        modes => {
+            if args.lang != Lang::Python {
+                return Err(UsageError(format!(
+                    "there is no {} template for a PicoClaw hook serving several modes: answering them needs a JSON parser, which sh lacks\nhint: use --lang python",
+                    args.lang.name()
+                ))
+                .into());
+            }
+            templates::picoclaw_modes(modes)
+        }
+    };
     check_action(&args.action)?;
     if let Some(file) = args.dir.ancestors().find(|a| a.is_file()) {
         return Err(UsageError(format!(
@@ -49,9 +62,9 @@ pub(super) fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let workflow = template.workflow(&args.action);
-    let mut files: Vec<(PathBuf, &str)> = vec![(args.dir.join(template.plugin.name), template.plugin.contents)];
-    files.extend(template.cases.iter().map(|c: &File| (args.dir.join(c.name), c.contents)));
-    files.push((args.dir.join(template.scenario.name), template.scenario.contents));
+    let mut files: Vec<(PathBuf, &str)> = vec![(args.dir.join(&template.plugin.0), &template.plugin.1)];
+    files.extend(template.cases.iter().map(|(name, contents)| (args.dir.join(name), contents.as_str())));
+    files.push((args.dir.join(&template.scenario.0), &template.scenario.1));
     files.push((args.dir.join(templates::WORKFLOW_PATH), &workflow));
     let existing: Vec<String> =
         files.iter().filter(|(p, _)| p.symlink_metadata().is_ok()).map(|(p, _)| format!("  {}", p.display())).collect();
@@ -66,25 +79,32 @@ pub(super) fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     write_all(&files)?;
-    crate::output::emit(&next_steps(template, &args.dir, &files, &args.action));
+    crate::output::emit(&next_steps(&template, &args.dir, &files, &args.action));
     Ok(ExitCode::SUCCESS)
 }
 
-/// The one role the plugin takes: `--role`, or the family's only one.
-fn role_of(family: Family, role: Option<&str>) -> Result<Role, UsageError> {
+/// The roles the plugin takes: `--role`, or the family's only one; for
+/// PicoClaw, the modes listed (all of them without `--role`).
+fn roles_of(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
     let names = || family.roles().iter().map(|r| r.name()).collect::<Vec<_>>().join(", ");
+    if family == Family::PicoclawHook {
+        let modes = match role {
+            None => family.roles().to_vec(),
+            Some(list) => Role::parse_list(family, list).map_err(|e| UsageError(e.to_string()))?,
+        };
+        if modes.is_empty() {
+            return Err(UsageError(format!("--role names no mode\nhint: one or more of {}, comma-separated", names())));
+        }
+        return Ok(modes);
+    }
     match role {
-        Some(r) => Role::parse(family, r).map_err(|e| {
-            let several = if family == Family::PicoclawHook && r.contains(',') {
-                "\nhint: init writes a hook for one mode; a PicoClaw hook can serve several (see proctor's examples/picoclaw-hook/review_gate.py)"
-            } else {
-                ""
-            };
-            UsageError(format!("{e}{several}"))
-        }),
+        Some(r) => Role::parse(family, r).map(|r| vec![r]).map_err(|e| UsageError(e.to_string())),
         None => match family.roles() {
-            [only] => Ok(*only),
-            _ => Err(UsageError(format!("{family} needs --role: one of {}\nhint: each role speaks differently, so each has its own template", names()))),
+            [only] => Ok(vec![*only]),
+            _ => Err(UsageError(format!(
+                "{family} needs --role: one of {}\nhint: each role speaks differently, so each has its own template",
+                names()
+            ))),
         },
     }
 }
@@ -153,7 +173,7 @@ fn create_new(path: &Path, contents: &str) -> anyhow::Result<()> {
 }
 
 /// What was written, and the commands to run next, from the folder it was written in.
-fn next_steps(template: &Template, dir: &Path, files: &[(PathBuf, &str)], action: &str) -> String {
+fn next_steps(template: &Rendered, dir: &Path, files: &[(PathBuf, &str)], action: &str) -> String {
     let mut out = String::from("wrote:\n");
     for (path, _) in files {
         // The folder is the user's to name, control characters and all: shown escaped, one line each.
@@ -165,18 +185,21 @@ fn next_steps(template: &Template, dir: &Path, files: &[(PathBuf, &str)], action
     };
     out.push_str(&format!(
         "\n{} is a {} {} plugin ({lang_note}); its comments say where your logic goes.\n",
-        template.plugin.name, template.family, template.role
+        template.plugin.0,
+        template.family,
+        template.role_names()
     ));
     out.push_str("\nnext: certify it (exit 0: conformant under every profile), then run its scenario:\n");
     if dir != Path::new(".") {
         out.push_str(&format!("  cd {}\n", crate::report::escape_name(&shell_word(&dir.display().to_string()))));
     }
     out.push_str(&format!("  proctor {}\n", template.certify_args().join(" ")));
-    out.push_str(&format!("  proctor run {}\n", template.scenario.name));
+    out.push_str(&format!("  proctor run {}\n", template.scenario.0));
     if template.cases.is_none() {
         out.push_str(&format!(
             "(no cases file: a {} {} plugin makes no decision a case can expect; the built-in probes judge it)\n",
-            template.family, template.role
+            template.family,
+            template.role_names()
         ));
     }
     out.push_str(&format!("\n{} certifies it on every push with proctor's GitHub action ({action}", templates::WORKFLOW_PATH));
