@@ -377,6 +377,13 @@ impl Rendered {
         for (name, value) in inputs {
             out.push_str(&format!("          {name}: {}\n", quote(&value)));
         }
+        out.push_str(&format!(
+            "          # version: \"{}\"  # pin the proctor release pip installs (default: the action's own)\n",
+            env!("CARGO_PKG_VERSION")
+        ));
+        // The reports the action wrote (its defaults), kept with the run, pass or fail.
+        out.push_str("      - if: always()\n        uses: actions/upload-artifact@v4\n        with:\n          name: proctor-reports\n");
+        out.push_str("          path: |\n            proctor.xml\n            proctor.html\n            proctor.cert.json\n");
         out
     }
 }

@@ -36,6 +36,7 @@ impl Job {
             )
             .expect("PATH"),
             os: "Linux".to_string(),
+            env: Default::default(),
         };
         for dir in [&runner.workspace, &runner.temp] {
             std::fs::create_dir_all(dir).expect("job dirs");
@@ -366,4 +367,48 @@ fn the_action_carries_its_marketplace_branding() {
     let branding = action.branding.expect("branding:");
     // GitHub's Marketplace takes a Feather icon name and one of eight colours.
     assert_eq!((branding.icon.as_str(), branding.color.as_str()), ("check-circle", "green"));
+}
+
+/// `version:` installs that release with pip from the package index pip is
+/// pointed at: here a local folder holding the wheel `.ci/run` built
+/// (PIP_FIND_LINKS, no network index), as a runner would from the Python
+/// package index. Skipped without `PROCTOR_WHEEL`.
+#[test]
+fn version_installs_that_release_from_the_package_index() {
+    let Some(wheel) = std::env::var_os("PROCTOR_WHEEL").filter(|w| !w.is_empty()) else {
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "version_installs_that_release_from_the_package_index: SKIPPED, PROCTOR_WHEEL is unset (.ci/run sets it)"
+        );
+        return;
+    };
+    let mut job = Job::new();
+    let index = job.runner.temp.with_file_name("index");
+    std::fs::create_dir_all(&index).unwrap();
+    let wheel = Path::new(&wheel);
+    std::fs::copy(wheel, index.join(wheel.file_name().unwrap())).unwrap();
+    job.runner.env.insert("PIP_NO_INDEX".into(), "1".into());
+    job.runner.env.insert("PIP_FIND_LINKS".into(), index.display().to_string());
+    let version = wheel.file_name().unwrap().to_str().unwrap().split('-').nth(1).expect("proctor-VERSION-… wheel name").to_string();
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", ""), ("version", &version)]);
+    let log = outcome.log();
+    assert!(outcome.step("install").stdout.contains(&format!("Installing proctor {version} from the package index")), "{log}");
+    assert_eq!(outcome.outputs["verdict"], "conformant", "{log}");
+    let ran = outcome.step("certify").stdout.lines().find_map(|l| l.strip_prefix("proctor: ")).unwrap_or_default().to_string();
+    assert!(ran.starts_with(&job.runner.temp.join("proctor-bin/proctor").display().to_string()), "the installed release ran: {log}");
+    // A release the index does not have stops the job before certifying, saying so.
+    let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", ""), ("version", "99.0.0")]);
+    assert!(outcome.summary.contains("version: pip could not install proctor 99.0.0"), "{}", outcome.log());
+    assert_eq!(exits(&outcome)[1], None, "certify did not run: {}", outcome.log());
+}
+
+/// `version:` is a release number, never a path, URL or pip option.
+#[test]
+fn a_version_that_is_not_a_release_number_is_refused() {
+    let job = Job::new();
+    for bad in ["--index-url=https://evil.example", "../dist/proctor.whl", "1.0 ; sys_platform"] {
+        let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", ""), ("version", bad)]);
+        assert!(outcome.summary.contains("is not a release number"), "{bad}: {}", outcome.log());
+    }
 }

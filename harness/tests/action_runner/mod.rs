@@ -110,6 +110,8 @@ pub struct Runner {
     pub path: OsString,
     /// `RUNNER_OS`: `Linux`, `macOS` or `Windows` on GitHub.
     pub os: String,
+    /// The workflow's `env:`, which every step of the action sees.
+    pub env: BTreeMap<String, String>,
 }
 
 /// What one step did; `exit` is `None` when its `if:` skipped it.
@@ -241,6 +243,7 @@ impl Runner {
             .args(["--noprofile", "--norc", "-eo", "pipefail"])
             .arg(&files.script)
             .current_dir(&self.workspace)
+            .envs(&self.env)
             .envs(job_env)
             .envs(step_env)
             .env("PATH", path)
