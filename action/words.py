@@ -3,6 +3,7 @@ action runs without a shell, and writes them NUL-separated to stdout.
 
     python3 words.py LINE command   the plugin's command line: must not be empty
     python3 words.py LINE args      extra certify flags: may be empty
+    python3 words.py LINE scenarios scenario files or folders for proctor run
 
 A shell operator outside quotes would only become a word, so it is refused
 with the way to get a shell. Exit 1 with the reason on stderr.
@@ -12,7 +13,7 @@ import os
 import shlex
 import sys
 
-SUBJECT = {"command": "the command runs", "args": "the args are passed"}
+SUBJECT = {"command": "the command runs", "args": "the args are passed", "scenarios": "the scenarios are passed"}
 
 
 def unquoted_operators(line):

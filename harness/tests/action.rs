@@ -247,10 +247,10 @@ fn protocol_families() -> String {
 #[test]
 fn a_required_input_left_out_is_empty_and_an_empty_protocol_is_refused() {
     let job = Job::new();
-    // GitHub does not enforce `required` for composite actions: the input arrives empty, with a warning.
+    // protocol is required unless scenarios is given: left out, it arrives empty and is refused.
     let outcome = job.run(&[("command", &mock_command(""))]);
     let log = outcome.log();
-    assert_eq!(outcome.warnings, ["Input required and not supplied: protocol"], "{log}");
+    assert!(outcome.warnings.is_empty(), "{log}");
     assert_eq!(exits(&outcome), [Some(0), Some(0), Some(0), Some(2)], "{log}");
     assert_eq!(outcome.outputs["verdict"], "error", "{log}");
     assert!(outcome.step("certify").stdout.contains("::error title=proctor::protocol: it is empty"), "{log}");
@@ -411,4 +411,37 @@ fn a_version_that_is_not_a_release_number_is_refused() {
         let outcome = job.run(&[("protocol", "picoclaw-hook"), ("command", &mock_command("")), ("wheel", ""), ("version", bad)]);
         assert!(outcome.summary.contains("is not a release number"), "{bad}: {}", outcome.log());
     }
+}
+
+/// `scenarios:` runs `proctor run` instead of certify: one run writes the
+/// JUnit, HTML and Markdown reports, the verdict follows the scenarios, and no
+/// certificate or badge is claimed.
+#[test]
+fn scenarios_run_instead_of_certify_with_every_report() {
+    let job = Job::new();
+    let scenarios = job.workspace("scenarios");
+    std::fs::create_dir_all(&scenarios).unwrap();
+    let root = repo_root();
+    // A scenario with a mock plugin only: it runs anywhere.
+    let passing = std::fs::read_to_string(root.join("scenarios/runok/uppercase-status-falls-back-to-ask.yaml")).unwrap();
+    std::fs::write(scenarios.join("one.yaml"), &passing).unwrap();
+    let outcome = job.run(&[("scenarios", "scenarios"), ("args", "--jobs 1")]);
+    let log = outcome.log();
+    assert_eq!(outcome.outputs["verdict"], "conformant", "{log}");
+    assert!(outcome.step("certify").stdout.contains("proctor run exited 0: conformant"), "{log}");
+    assert!(outcome.summary.contains("## proctor run: 1 passed, 0 failed"), "{log}");
+    assert!(json_or_text(&outcome.outputs["junit"]).contains("<testsuite"), "{log}");
+    assert!(json_or_text(&outcome.outputs["html"]).contains("<html"), "{log}");
+    assert_eq!(outcome.outputs["certificate"], "", "no certificate for scenarios: {log}");
+    // A scenario that fails fails the job, after the reports.
+    let failing = passing.replace("id: runok/", "id: broken/").replace("outcome: ask", "outcome: allow");
+    assert_ne!(failing, passing);
+    std::fs::write(scenarios.join("two.yaml"), failing).unwrap();
+    let outcome = job.run(&[("scenarios", "scenarios")]);
+    assert_eq!(outcome.outputs["verdict"], "nonconformant", "{}", outcome.log());
+    assert_eq!(exits(&outcome).last(), Some(&Some(1)), "{}", outcome.log());
+}
+
+fn json_or_text(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }

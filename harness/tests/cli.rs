@@ -310,3 +310,26 @@ fn one_certify_run_writes_every_report_it_is_asked_for() {
     assert_eq!(code, 2);
     assert!(err.contains("--report junit and --report json both name"), "{err}");
 }
+
+#[test]
+fn one_scenario_run_writes_every_report_it_is_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| dir.path().join(name).display().to_string();
+    let (junit, markdown, json, baseline) = (file("r.xml"), file("s.md"), file("r.json"), file("b.yaml"));
+    let scenario = "scenarios/promptkit/exec-tool-success.yaml";
+    let (junit_arg, markdown_arg, json_arg) = (format!("junit={junit}"), format!("markdown={markdown}"), format!("json={json}"));
+    let args =
+        ["run", "--no-progress", "--format", "json", "--report", &junit_arg, "--report", &markdown_arg, "--report", &json_arg, scenario];
+    let (code, stdout, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), stdout, "the JSON file is stdout's report, byte for byte");
+    assert!(std::fs::read_to_string(&junit).unwrap().contains("promptkit/exec-tool-success"));
+    assert!(std::fs::read_to_string(&markdown).unwrap().starts_with("## proctor run: 1 passed, 0 failed"));
+    // A report may not replace the baseline the run reads.
+    std::fs::write(&baseline, "expected_failures: []\n").unwrap();
+    let over = format!("junit={baseline}");
+    let (code, _, err) = run(&["run", "--no-progress", "--baseline", &baseline, "--report", &over, scenario]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is also the --baseline file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&baseline).unwrap(), "expected_failures: []\n", "the baseline is untouched");
+}

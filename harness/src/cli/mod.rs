@@ -152,6 +152,10 @@ struct RunArgs {
     /// Write the report to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Also write the report in FORMAT to FILE (repeatable), as certify does: one run, every
+    /// report a CI job wants. FORMAT is text, json, junit, markdown or html.
+    #[arg(long = "report", value_name = "FORMAT=FILE", value_parser = crate::report::parse_report_arg)]
+    reports: Vec<(Format, PathBuf)>,
     /// Mock plugins record what they receive to DIR/<plugin>.jsonl, for
     /// `proctor verify` (run one scenario at a time with this).
     #[arg(long, value_name = "DIR")]

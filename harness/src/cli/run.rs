@@ -149,6 +149,9 @@ pub(super) fn main(args: RunArgs) -> anyhow::Result<ExitCode> {
     let unusable = results.iter().filter(|r| r.unusable).count();
     let rendered = crate::report::scenarios::render(&results, &stale, &pairs, args.format);
     crate::output::deliver(outputs.take("--output"), &rendered)?;
+    super::certify::write_reports(&mut outputs, &args.reports, |format| {
+        Ok(crate::report::scenarios::render(&results, &stale, &pairs, format))
+    })?;
     Ok(match (unusable, failed, stale.is_empty()) {
         (1.., _, _) => ExitCode::from(2),
         (0, 0, true) => ExitCode::SUCCESS,
@@ -178,12 +181,15 @@ fn outputs(
     for (file, scenario) in scenarios {
         scenario_inputs(&mut inputs, file, scenario, root);
     }
+    let labels: Vec<String> = args.reports.iter().map(|(format, _)| format.report_flag()).collect();
     let mut named: Vec<(&str, &Path)> = args.output.iter().map(|p| ("--output", p.as_path())).collect();
+    named.extend(labels.iter().zip(&args.reports).map(|(label, (_, path))| (label.as_str(), path.as_path())));
     named.extend(args.write_baseline.iter().map(|p| ("--write-baseline", p.as_path())));
-    if let (Some(out), Some(read)) = (&args.output, &args.baseline) {
+    if let Some(read) = &args.baseline {
         let mut baseline = Inputs::default();
         baseline.file("the --baseline file", read);
-        refuse_clobbering(&[("--output", out)], &baseline)?;
+        let reports: Vec<(&str, &Path)> = named.iter().filter(|(label, _)| *label != "--write-baseline").copied().collect();
+        refuse_clobbering(&reports, &baseline)?;
     }
     if let Some(dir) = &args.record_dir {
         if dir.exists() && !dir.is_dir() {
