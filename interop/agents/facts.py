@@ -33,6 +33,8 @@ class Row:
     # Per agent: whether the tool ran, and a piece of text the model must (or, with "!", must not) have been given.
     claude: tuple
     codex: tuple
+    # How many model requests the agent made, when that is the point (a prompt blocked before any).
+    requests: int | None = None
 
 
 DENY = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"%s"}}' % REASON
@@ -53,6 +55,9 @@ ROWS = [
     # After the tool: Claude Code keeps the output and tells the model beside it; Codex replaces it.
     Row("PostToolUse block", "PostToolUse", f"echo '{{\"decision\":\"block\",\"reason\":\"{REASON}\"}}'",
         (True, REASON), (True, "!a.txt")),
+    # A prompt blocked before the model: no request at all, in both.
+    Row("UserPromptSubmit block", "UserPromptSubmit", f"echo '{{\"decision\":\"block\",\"reason\":\"{REASON}\"}}'",
+        (False, "null"), (False, "null"), requests=0),
 ]
 
 
@@ -66,9 +71,11 @@ def run(proctor: str, agent: str, row: Row, work: Path) -> dict:
     return json.loads(out.stdout)
 
 
-def judge(expected: tuple, got: dict) -> str:
+def judge(expected: tuple, got: dict, requests: int | None) -> str:
     if "error" in got:
         return f"the driver failed: {got['error']}"
+    if requests is not None and got["requests"] != requests:
+        return f"{got['requests']} model requests, expected {requests}"
     ran, text = expected
     if got["tool_ran"] != ran:
         return f"the tool {'ran' if got['tool_ran'] else 'did not run'}, expected it {'to run' if ran else 'not to run'}"
@@ -96,7 +103,7 @@ def main() -> int:
         results = list(pool.map(lambda j: run(args.proctor, j[0], j[1], Path(tmp)), jobs))
     wrong = 0
     for (agent, row), got in zip(jobs, results):
-        why = judge(row.claude if agent == "claude-code" else row.codex, got)
+        why = judge(row.claude if agent == "claude-code" else row.codex, got, row.requests)
         wrong += bool(why)
         print(f"{'DIFFERENT' if why else 'holds':9} {agent:11} {row.event:12} {row.name}{': ' + why if why else ''}")
     print(f"agents: {len(jobs) - wrong} of {len(jobs)} facts hold (Claude Code 2.1.332, Codex 0.171.0)")
