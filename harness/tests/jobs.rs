@@ -122,3 +122,30 @@ fn jobs_must_be_a_positive_number() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("--jobs"), "--jobs {bad}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// Plugins running at once append to one `--record` file: every line names
+/// its process, so each process's record is whole (start, what it read, EOF,
+/// exit), whatever the interleaving.
+#[test]
+fn a_record_written_by_plugins_at_once_keeps_each_process_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("ext.jsonl");
+    let many: String = (0..8).map(|n| format!("  - name: c{n}\n    expect: {{decision: deny}}\n")).collect();
+    let cases = cases_file(dir.path(), &format!("cases:\n{many}"));
+    let plugin = mock("runok-extension", &["--decision", "deny", "--record", record.to_str().unwrap()]);
+    let (report, code) = report("4", "json", &["--protocol", "runok-extension", "--cases", &cases], &plugin);
+    assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&report));
+    let exchanges = serde_json::from_slice::<serde_json::Value>(&report).unwrap()["summary"]["exchanges"].as_u64().unwrap();
+    let mut sessions: std::collections::BTreeMap<u64, Vec<serde_json::Value>> = Default::default();
+    for line in std::fs::read_to_string(&record).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("a broken record line {line:?}: {e}"));
+        sessions.entry(v["pid"].as_u64().expect("every line names its pid")).or_default().push(v);
+    }
+    assert_eq!(sessions.len() as u64, exchanges, "one process per exchange");
+    for (pid, lines) in &sessions {
+        assert!(lines.first().is_some_and(|l| l["start"] == true), "pid {pid} starts with its marker: {lines:?}");
+        let text: String = lines.iter().filter_map(|l| l["text"].as_str()).collect();
+        assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok(), "pid {pid} read one whole request: {text:?}");
+        assert!(lines.iter().any(|l| l["eof"] == true) && lines.last().is_some_and(|l| l.get("exit").is_some()), "{lines:?}");
+    }
+}

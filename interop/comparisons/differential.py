@@ -69,7 +69,8 @@ def plugin(tools: Tools, target: str, script: Path) -> list[str]:
 def certify(tools: Tools, target: str, script: Path, cases: Path) -> tuple[bool, list[str], dict]:
     family, _, role = target.partition("/")
     profile = PROFILES[family]
-    cmd = [tools.proctor, "certify", "--no-progress", "--format", "json", "--protocol", family]
+    # --jobs 1: the comparison already runs plugins side by side (--jobs of fidelity.sh).
+    cmd = [tools.proctor, "certify", "--no-progress", "--jobs", "1", "--format", "json", "--protocol", family]
     cmd += ["--role", role] if role else []
     cmd += ["--profile", profile, "--timeout-ms", str(DEADLINE_MS), "--cases", str(cases), "--", *plugin(tools, target, script)]
     out = run(cmd, timeout=300)

@@ -96,7 +96,8 @@ class Tools:
         return cmd
 
     def certify(self, t: Target, plugin: list[str], extra=()) -> dict:
-        cmd = [self.proctor, "certify", "--no-progress", "--format", "json", "--protocol", t.family, *t.proctor_role()]
+        # --jobs 1: the record's sessions are compared in the order the probes were sent.
+        cmd = [self.proctor, "certify", "--no-progress", "--jobs", "1", "--format", "json", "--protocol", t.family, *t.proctor_role()]
         cmd += ["--profile", t.profile, *extra, "--", *plugin]
         out = run(cmd, timeout=600)
         try:
@@ -167,16 +168,19 @@ def kill_marked(mark: str) -> list[str]:
 
 
 def sessions(record: Path) -> list[str]:
-    """The stdin text each mock process received, in start order."""
+    """The stdin text each mock process received, in start order. Processes
+    that ran at once (certify --jobs) interleave their lines: each names its pid."""
     found: list[str] = []
+    by_pid: dict = {}
     if not record.exists():
         return found
     for line in record.read_text().splitlines():
         v = json.loads(line)
         if v.get("start"):
             found.append("")
+            by_pid[v.get("pid")] = len(found) - 1
         elif "text" in v and found:
-            found[-1] += v["text"]
+            found[by_pid.get(v.get("pid"), len(found) - 1)] += v["text"]
     return found
 
 

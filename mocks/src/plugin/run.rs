@@ -44,18 +44,28 @@ pub fn run_recording(config: &MockPluginConfig, record: std::fs::File) -> io::Re
 /// `record` is opened by the caller, for appending (proctor's `output` module
 /// decides how a path the user named may be written).
 pub(crate) fn recording(mut file: std::fs::File, body: impl FnOnce(Box<dyn Read>) -> i32) -> io::Result<i32> {
-    // One record file can hold many processes (one-shot plugins): each starts with a marker.
-    writeln!(file, "{}", serde_json::json!({"at_ms": 0, "start": true, "pid": std::process::id()}))?;
-    file.flush()?;
+    // One record file can hold many processes (one-shot plugins), even at
+    // once: each starts with a marker, and every line names its pid.
+    record_line(&mut file, serde_json::json!({"at_ms": 0, "start": true}))?;
     let start = std::time::Instant::now();
     let exit_record = file.try_clone()?;
     let code = body(Box::new(Recorder { inner: raw_stdin(), file, start }));
     // How the process ended, so `proctor verify` can tell a plugin that died
     // on its own (no EOF before it) from one the runtime closed.
     let mut file = exit_record;
-    let _ =
-        writeln!(file, "{}", serde_json::json!({"at_ms": start.elapsed().as_millis() as u64, "exit": code})).and_then(|()| file.flush());
+    let _ = record_line(&mut file, serde_json::json!({"at_ms": start.elapsed().as_millis() as u64, "exit": code}));
     Ok(code)
+}
+
+/// Appends one record line with this process's pid, in a single write: the
+/// file is opened for appending, so lines of processes writing at once
+/// interleave whole, never mixed.
+fn record_line(file: &mut std::fs::File, mut entry: serde_json::Value) -> io::Result<()> {
+    entry["pid"] = serde_json::json!(std::process::id());
+    let mut line = entry.to_string().into_bytes();
+    line.push(b'\n');
+    file.write_all(&line)?;
+    file.flush()
 }
 
 /// Passes stdin through, writing each chunk to the record file.
@@ -78,7 +88,7 @@ impl Read for Recorder {
             }
         };
         // A record that cannot be written must not change what the plugin does.
-        let _ = writeln!(self.file, "{entry}").and_then(|()| self.file.flush());
+        let _ = record_line(&mut self.file, entry);
         Ok(n)
     }
 }
