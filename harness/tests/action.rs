@@ -440,6 +440,10 @@ fn scenarios_run_instead_of_certify_with_every_report() {
     let outcome = job.run(&[("scenarios", "scenarios")]);
     assert_eq!(outcome.outputs["verdict"], "nonconformant", "{}", outcome.log());
     assert_eq!(exits(&outcome).last(), Some(&Some(1)), "{}", outcome.log());
+    // Scenarios that cannot be used are an error, named as run's.
+    let outcome = job.run(&[("scenarios", "no-such-folder")]);
+    assert_eq!(outcome.outputs["verdict"], "error", "{}", outcome.log());
+    assert!(outcome.summary.contains("## proctor run: the scenarios could not be run"), "{}", outcome.log());
 }
 
 fn json_or_text(path: &str) -> String {
