@@ -14,7 +14,8 @@ use proctor_conformance::protocol::DIVERGENCES;
 /// request or stream the plugin received, in order, and the report.
 fn recorded(protocol: &str, role: Option<&str>, profile: &str, mock_flags: &[&str]) -> (Vec<String>, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
-    let mut certify = vec!["--protocol", protocol, "--profile", profile];
+    // One process at a time: the streams are told apart by when they started.
+    let mut certify = vec!["--protocol", protocol, "--profile", profile, "--jobs", "1"];
     let mut mock = format!("--protocol {protocol}");
     if let Some(role) = role {
         certify.extend(["--role", role]);
