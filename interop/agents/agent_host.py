@@ -127,14 +127,14 @@ def after_the_call(agent: str, journal: list[dict]) -> tuple[dict | None, list[s
                 elif result is not None and message.get("role") == "system":
                     context.append(block.get("text", ""))
         return result, context
-    result, context = None, []
+    result, context, called = None, [], False
     for item in body.get("input", []):
-        if item.get("type") == "function_call_output":
+        if item.get("type") == "function_call":
+            called = True
+        elif item.get("type") == "function_call_output":
             result = {"text": item.get("output")}
-        elif item.get("type") == "message" and item.get("role") == "developer" and any(i.get("type") == "function_call" for i in body["input"]):
-            seen_call = body["input"].index(item) > next(n for n, i in enumerate(body["input"]) if i.get("type") == "function_call")
-            if seen_call:
-                context.extend(c.get("text", "") for c in item.get("content", []))
+        elif called and item.get("type") == "message" and item.get("role") == "developer":
+            context.extend(c.get("text", "") for c in item.get("content", []))
     return result, context
 
 
