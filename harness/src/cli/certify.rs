@@ -173,7 +173,7 @@ pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<pr
         fuzz,
         require,
         timeout_ms: args.timeout_ms,
-        jobs: args.jobs.map_or_else(default_jobs, usize::from),
+        jobs: jobs(args.jobs),
         left_out: args.judging.left_out(),
         written_in: WrittenIn::CommandLine,
     };
@@ -217,9 +217,9 @@ fn invocation(args: &CertifyArgs) -> Vec<String> {
     o
 }
 
-/// `--jobs` when not given: one plugin process per CPU.
-pub(super) fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
+/// `--jobs` as given, or one plugin process per CPU.
+pub(super) fn jobs(given: Option<u16>) -> usize {
+    given.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from)
 }
 
 /// One plugin to certify, its invocation already checked.

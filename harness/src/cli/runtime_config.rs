@@ -133,7 +133,7 @@ fn certify_binding(
         fuzz,
         require: Vec::new(),
         timeout_ms: timeout_ms(binding, notes),
-        jobs: args.jobs.map_or_else(super::certify::default_jobs, usize::from),
+        jobs: super::certify::jobs(args.jobs),
         left_out: args.judging.left_out(),
         written_in: WrittenIn::Binding,
     };
