@@ -31,8 +31,10 @@ use tokio::time::Instant;
 
 use crate::client::one_shot;
 use crate::framing::{Id, ReplyBody, read_document, read_line};
-use crate::protocol::{Family, Profile, Role, jsonrpc, picoclaw_hook, promptkit_exec, promptkit_server, runok_extension, wire};
-use crate::transport::{Deadlines, PluginCommand, PluginProcess, ReadEvent, SpawnError};
+use crate::protocol::{
+    Family, Profile, Role, agent_hook, jsonrpc, picoclaw_hook, promptkit_exec, promptkit_server, runok_extension, wire,
+};
+use crate::transport::{Deadlines, ExitOutcome, PluginCommand, PluginProcess, ReadEvent, SpawnError};
 
 /// What to load and how hard.
 pub struct LoadOptions {
@@ -169,7 +171,9 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, SpawnError> {
             pipelined(&opts, profile, &mut tally).await?;
             1
         }
-        Family::PromptkitServer | Family::PromptkitExec | Family::RunokExtension => workers(&opts, profile, &mut tally).await?,
+        Family::PromptkitServer | Family::PromptkitExec | Family::RunokExtension | Family::ClaudeCodeHook | Family::CodexHook => {
+            workers(&opts, profile, &mut tally).await?
+        }
     };
     let elapsed = match (tally.first, tally.last) {
         (Some(first), Some(last)) => last - first,
@@ -181,7 +185,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, SpawnError> {
     let rank = |p: f64| lat.get(((p * ok as f64).ceil() as usize).saturating_sub(1)).copied().unwrap_or(0);
     let latency_us = Latency { p50: rank(0.50), p90: rank(0.90), p99: rank(0.99), max: lat.last().copied().unwrap_or(0) };
     let plugin_rss_kib = match opts.family {
-        Family::PromptkitExec | Family::RunokExtension => {
+        Family::PromptkitExec | Family::RunokExtension | Family::ClaudeCodeHook | Family::CodexHook => {
             Rss { start: None, end: None, note: "one-shot plugins exit after each request; there is no process to sample".into() }
         }
         _ => {
@@ -399,11 +403,13 @@ async fn oneshot_worker(opts: &LoadOptions, profile: Profile, next: &AtomicUsize
                 let mut doc = read_document(&reply.collected.bytes);
                 let body = doc.value.as_mut().map(ReplyBody::take);
                 let good = match (&body, opts.family) {
+                    // A command hook answers with its exit status; only 0 and 2 are answers.
+                    (_, f) if f.is_agent_hook() => reply.collected.exit.is_some_and(|e| matches!(e, ExitOutcome::Code(0 | 2))),
                     (Some(b), Family::RunokExtension) => matches!(b, ReplyBody::Result(_) | ReplyBody::Error(_)),
                     (Some(_), _) => doc.is_clean(),
                     (None, _) => false,
                 };
-                if good && reply.collected.answered_after.is_some() {
+                if good && (reply.collected.answered_after.is_some() || opts.family.is_agent_hook()) {
                     if opts.family == Family::RunokExtension {
                         t.reply(body, took);
                     } else {
@@ -426,6 +432,13 @@ async fn oneshot_worker(opts: &LoadOptions, profile: Profile, next: &AtomicUsize
 
 /// The request a one-shot plugin gets, as its runtime writes it.
 fn oneshot_request(family: Family, role: Role, profile: Profile) -> Vec<u8> {
+    if let (Some(agent), Some(event)) = (agent_hook::Agent::of(family), agent_hook::event_of(role)) {
+        let mut bytes = wire::encode(&agent_hook::payload(agent, profile, event, &agent_hook::default_fields(event)), profile);
+        if agent_hook::trailing_newline(agent) {
+            bytes.push(b'\n');
+        }
+        return bytes;
+    }
     let value = if family == Family::RunokExtension {
         jsonrpc::request(family, profile, 1, runok_extension::VALIDATE_COMMAND, runok_extension::params(&Value::Null))
     } else {

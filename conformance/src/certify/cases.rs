@@ -333,6 +333,9 @@ fn decisions(family: Family, roles: &[Role], method: Option<&str>) -> &'static [
             Some(picoclaw_hook::BEFORE_TOOL) => &["continue", "modify", "respond", "deny_tool", "abort_turn", "hard_abort"],
             _ => &["continue", "modify", "abort_turn", "hard_abort"],
         },
+        Family::ClaudeCodeHook | Family::CodexHook => {
+            roles.first().copied().and_then(crate::protocol::agent_hook::event_of).map_or(&[], |e| e.decisions())
+        }
         Family::PromptkitExec => match roles.first() {
             Some(Role::Tool) => &["result", "error", "pending"],
             Some(Role::ProviderHook | Role::ToolHook) => &["allow", "deny", "enforced"],

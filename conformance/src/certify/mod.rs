@@ -3,6 +3,7 @@
 
 pub mod capability;
 mod cases;
+mod command_hook;
 pub mod fuzz;
 mod go_envelope;
 mod longlived;
@@ -82,6 +83,7 @@ pub async fn certify(opts: &Options) -> Result<Report, CertifyError> {
         let judged = match opts.family.transport() {
             Transport::OneShot => oneshot::run(opts, *profile).await?,
             Transport::LongLivedJsonRpc => longlived::run(opts, *profile).await?,
+            Transport::CommandHook => command_hook::run(opts, *profile).await?,
         };
         let mut results = judged.checks;
         exchanges += judged.exchanges;

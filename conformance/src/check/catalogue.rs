@@ -119,9 +119,17 @@ pub fn lookup(id: &str) -> Option<&'static CheckDef> {
     CATALOGUE.iter().find(|c| c.id == id)
 }
 
-use Family::{PicoclawHook as PICO, PromptkitExec as EXEC, PromptkitServer as SERVER, RunokExtension as RUNOK};
+use Family::{
+    ClaudeCodeHook as CLAUDE, CodexHook as CODEX, PicoclawHook as PICO, PromptkitExec as EXEC, PromptkitServer as SERVER,
+    RunokExtension as RUNOK,
+};
 
 const ALL: &[Family] = &Family::ALL;
+/// The families whose answers are JSON documents or lines (an agent hook's stdout may be plain
+/// text), and which `proctor verify` watches a runtime speak.
+const JSON_ANSWERS: &[Family] = &[EXEC, SERVER, PICO, RUNOK];
+/// Coding agents' command hooks.
+const AGENT_HOOKS: &[Family] = &[CLAUDE, CODEX];
 const ONE_SHOT: &[Family] = &[EXEC, RUNOK];
 const LINES: &[Family] = &[SERVER, PICO];
 const RPC: &[Family] = &[SERVER, PICO, RUNOK];
@@ -167,7 +175,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "FRAMING-COMPACT",
         group: Group::Framing,
         level: Level::Should,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: WRITES_ANSWERS,
         spec: "promptkit-exec-protocol.txt (\"a single JSON object\"); line protocols need one object per line",
         summary: "replies are compact JSON, not pretty-printed across lines",
@@ -177,7 +185,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "FRAMING-UTF8",
         group: Group::Framing,
         level: Level::Must,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: WRITES_ANSWERS,
         spec: "runok-extension-protocol.txt#transport (UTF-8); RFC 8259 §8.1",
         summary: "output is valid UTF-8",
@@ -187,7 +195,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "FRAMING-NO-BOM",
         group: Group::Framing,
         level: Level::Must,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: WRITES_ANSWERS,
         spec: "RFC 8259 §8.1; Go encoding/json and serde_json both reject a leading BOM",
         summary: "output does not start with a byte-order mark",
@@ -222,6 +230,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         spec: "picoclaw@cf67dd3 pkg/agent/hook_process.go: 1 MiB line buffer; promptkit@86d9f36 server_executor.go: 10 MiB",
         summary: "reply lines fit the runtime's line buffer (PicoClaw 1 MiB, PromptKit 10 MiB)",
         hint: "Do not echo whole requests back; a longer line wedges the runtime's reader until restart.",
+    },
+    CheckDef {
+        id: "AGENT-HOOK-STDOUT-JSON",
+        group: Group::Framing,
+        level: Level::Must,
+        families: AGENT_HOOKS,
+        scope: Scope::AnyRole,
+        spec: "code.claude.com/docs/en/hooks#json-output (stdout must contain only the JSON object); developers.openai.com/codex/hooks (stdout that starts with `{` or `[` must parse as the output object)",
+        summary: "stdout on exit 0 is one JSON object and nothing else, or plain text with no JSON decision in it",
+        hint: "Print the decision as the only thing on stdout and send banners, logs and debug output to stderr: a line before the JSON turns the whole stdout into plain text, and the decision in it is ignored.",
     },
     // ── JSON-RPC envelope ───────────────────────────────────────────────
     CheckDef {
@@ -354,6 +372,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         spec: "runok@0.3.1 reads stdout to EOF, so a grandchild holding it hangs runok; PromptKit exec tools likewise",
         summary: "leaves no process behind holding its pipes or running in its group",
         hint: "Wait for child processes before exiting, and do not let them inherit stdout/stderr.",
+    },
+    CheckDef {
+        id: "AGENT-HOOK-EXIT-STATUS",
+        group: Group::Lifecycle,
+        level: Level::Must,
+        families: AGENT_HOOKS,
+        scope: Scope::AnyRole,
+        spec: "code.claude.com/docs/en/hooks#exit-code-output (0: stdout read; 2: blocking error; any other: non-blocking error); developers.openai.com/codex/hooks (the same codes; codex@0.171.0 reports other codes as `hook: EVENT Failed`)",
+        summary: "exits 0 (the agent reads stdout) or 2 (a block with its reason on stderr), never another status",
+        hint: "Catch your own errors and exit 0 (nothing to say) or 2 (block, reason on stderr): any other status is a hook error the agent steps over, so your check never happened. A crash on a real payload (a KeyError) is the usual cause.",
     },
     // ── Role semantics ──────────────────────────────────────────────────
     CheckDef {
@@ -556,6 +584,46 @@ pub static CATALOGUE: &[CheckDef] = &[
         summary: "runok's own decoder (serde_json into its response type) reads the reply and finds a result or an error",
         hint: "Write one JSON document and nothing after it but whitespace, each key once and spelt exactly (`result`, `status`), status as a string, and `result` as an object; runok asks the user whenever it cannot read the reply.",
     },
+    CheckDef {
+        id: "AGENT-HOOK-EXIT2-STDERR",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: AGENT_HOOKS,
+        scope: Scope::AnyRole,
+        spec: "code.claude.com/docs/en/hooks#exit-code-2-behavior (stderr is fed back; stdout is not); developers.openai.com/codex/hooks (codex@0.171.0: exit 2 without stderr fails open, `did not write a blocking reason to stderr`)",
+        summary: "exit 2 comes with the reason on stderr",
+        hint: "Write the reason to stderr before `exit 2` (`print(reason, file=sys.stderr)`, `echo \"$reason\" >&2`): after exit 2 Claude Code tells the model only \"No stderr output\", and Codex runs the tool anyway.",
+    },
+    CheckDef {
+        id: "AGENT-HOOK-OUTPUT-SCHEMA",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: AGENT_HOOKS,
+        scope: Scope::AnyRole,
+        spec: "code.claude.com/docs/en/hooks#common-json-fields (claude-code@2.1.332 validates each field's type: `Hook JSON output validation failed`); developers.openai.com/codex/hooks (codex@0.171.0's output schemas set additionalProperties: false)",
+        summary: "the JSON object holds only the fields the agent's output schema has for the event, each of its type",
+        hint: "Write only the documented fields (decision, reason, continue, systemMessage, hookSpecificOutput …) with their types; never echo the payload back. Codex refuses the whole output for one unknown key, and the hook's decision is lost.",
+    },
+    CheckDef {
+        id: "AGENT-HOOK-EVENT-NAME",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: AGENT_HOOKS,
+        scope: Scope::AnyRole,
+        spec: "code.claude.com/docs/en/hooks#hookspecificoutput (hookEventName is required, and must name the event); developers.openai.com/codex/hooks (codex@0.171.0 requires it)",
+        summary: "hookSpecificOutput names the event it answers in hookEventName",
+        hint: "Add `\"hookEventName\": \"<the event>\"` to hookSpecificOutput, copied from the payload's hook_event_name: without it both agents report a hook error and drop the decision.",
+    },
+    CheckDef {
+        id: "AGENT-HOOK-SUPPORTED-OUTPUT",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: &[CODEX],
+        scope: Scope::AnyRole,
+        spec: "developers.openai.com/codex/hooks (codex@0.171.0 refuses permissionDecision allow and ask, decision approve, continue:false, suppressOutput, stopReason, and a block or deny without a non-empty reason, on PreToolUse)",
+        summary: "the output uses only what Codex acts on for the event",
+        hint: "Under Codex, block with a non-empty reason and otherwise say nothing (exit 0, empty stdout): `allow`, `ask`, `approve` and a reasonless block make the hook run fail, and the tool runs.",
+    },
     // ── Robustness ──────────────────────────────────────────────────────
     CheckDef {
         id: "ROBUST-DEADLINE",
@@ -613,7 +681,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "RUNTIME-FRAMING",
         group: Group::Runtime,
         level: Level::Must,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: Scope::AnyRole,
         spec: "line protocols: one JSON object per line, ending in \\n; one-shot: exactly one JSON document",
         summary: "every request is framed as the family requires",
@@ -643,7 +711,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "RUNTIME-METHODS",
         group: Group::Runtime,
         level: Level::Must,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: Scope::AnyRole,
         spec: "promptkit-exec-protocol.txt (methods and params); picoclaw-hook-protocol.md (methods and params); runok-extension-protocol.txt (methods and params)",
         summary: "methods and params are the family's",
@@ -673,7 +741,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "RUNTIME-EXPECTED-CALLS",
         group: Group::Runtime,
         level: Level::Must,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: Scope::AnyRole,
         spec: "the scenario's expectations on what plugins receive (`received`, `not_called`), e.g. respond skips after_tool",
         summary: "plugins received what the scenario expects, and nothing it forbids",
@@ -683,7 +751,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "RUNTIME-EXPECTED-RESULTS",
         group: Group::Runtime,
         level: Level::Must,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: Scope::AnyRole,
         spec: "the scenario's `tool_results` expectations, judged on the tool messages the runtime sent its LLM: a denied call reported as blocked, a crashed filter hook failing closed",
         summary: "the LLM was told each tool result the scenario expects, in order",
@@ -713,7 +781,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "RUNTIME-LLM-REQUEST",
         group: Group::Runtime,
         level: Level::Must,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: Scope::AnyRole,
         spec: "OpenAI chat completions: POST /v1/chat/completions with a model, a non-empty messages array of known roles; tool calls carry id, type function, name and string arguments",
         summary: "every request to the LLM is a well-formed chat-completions request",
@@ -723,7 +791,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "RUNTIME-LLM-TOOL-RESULTS",
         group: Group::Runtime,
         level: Level::Must,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: Scope::AnyRole,
         spec: "OpenAI chat completions: every tool call of an assistant message is answered by a tool message with its tool_call_id before the next request",
         summary: "every tool call the LLM made is answered, once, under its call id",
@@ -733,7 +801,7 @@ pub static CATALOGUE: &[CheckDef] = &[
         id: "RUNTIME-LLM-SCRIPT",
         group: Group::Runtime,
         level: Level::Must,
-        families: ALL,
+        families: JSON_ANSWERS,
         scope: Scope::AnyRole,
         spec: "the scenario's `llm` script: one request per round, in order, each matching the round's `when`",
         summary: "the conversation with the LLM followed the scenario's script",

@@ -1,4 +1,4 @@
-//! The four protocol families proctor speaks, and the roles each one knows.
+//! The protocol families proctor speaks, and the roles each one knows.
 //!
 //! A family fixes the transport (one-shot document, long-lived JSON-RPC, one
 //! JSON-RPC request per process) and the vocabulary of messages. Roles narrow
@@ -18,6 +18,10 @@ pub enum Family {
     PicoclawHook,
     /// runok extensions: one JSON-RPC 2.0 `validateCommand` request per process.
     RunokExtension,
+    /// Claude Code command hooks: one event document per process; exit status, stdout and stderr answer.
+    ClaudeCodeHook,
+    /// Codex CLI command hooks: the same shape, read by Codex's own rules.
+    CodexHook,
 }
 
 /// How bytes move between the runtime and the plugin.
@@ -27,11 +31,21 @@ pub enum Transport {
     OneShot,
     /// Line-delimited JSON-RPC 2.0 over a process that serves many requests.
     LongLivedJsonRpc,
+    /// A coding agent's command hook: one event document in, stdin closed;
+    /// the exit status, stdout and stderr together are the answer.
+    CommandHook,
 }
 
 impl Family {
     /// Every family, in the order they are listed to users.
-    pub const ALL: [Family; 4] = [Family::PromptkitExec, Family::PromptkitServer, Family::PicoclawHook, Family::RunokExtension];
+    pub const ALL: [Family; 6] = [
+        Family::PromptkitExec,
+        Family::PromptkitServer,
+        Family::PicoclawHook,
+        Family::RunokExtension,
+        Family::ClaudeCodeHook,
+        Family::CodexHook,
+    ];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
@@ -40,6 +54,8 @@ impl Family {
             Family::PromptkitServer => "promptkit-server",
             Family::PicoclawHook => "picoclaw-hook",
             Family::RunokExtension => "runok-extension",
+            Family::ClaudeCodeHook => "claude-code-hook",
+            Family::CodexHook => "codex-hook",
         }
     }
 
@@ -50,6 +66,8 @@ impl Family {
             Family::PromptkitExec | Family::PromptkitServer => "promptkit-exec-protocol.txt",
             Family::PicoclawHook => "picoclaw-hook-protocol.md",
             Family::RunokExtension => "runok-extension-protocol.txt",
+            Family::ClaudeCodeHook => "code.claude.com/docs/en/hooks",
+            Family::CodexHook => "developers.openai.com/codex/hooks",
         }
     }
 
@@ -58,12 +76,18 @@ impl Family {
         match self {
             Family::PromptkitExec | Family::RunokExtension => Transport::OneShot,
             Family::PromptkitServer | Family::PicoclawHook => Transport::LongLivedJsonRpc,
+            Family::ClaudeCodeHook | Family::CodexHook => Transport::CommandHook,
         }
     }
 
     /// Whether messages are JSON-RPC 2.0 envelopes (runok is one-shot *and* JSON-RPC).
     pub fn is_jsonrpc(self) -> bool {
-        !matches!(self, Family::PromptkitExec)
+        !matches!(self, Family::PromptkitExec | Family::ClaudeCodeHook | Family::CodexHook)
+    }
+
+    /// Whether plugins of this family are a coding agent's command hooks (`--role` is the event).
+    pub fn is_agent_hook(self) -> bool {
+        matches!(self, Family::ClaudeCodeHook | Family::CodexHook)
     }
 
     /// The roles (PicoClaw: modes) a plugin of this family can take.
@@ -75,6 +99,8 @@ impl Family {
             Family::PromptkitServer => &[Role::Tool],
             Family::PicoclawHook => &[Role::Observe, Role::Llm, Role::ToolMode, Role::Approve],
             Family::RunokExtension => &[Role::Guard],
+            Family::ClaudeCodeHook => super::agent_hook::CLAUDE_CODE_EVENTS,
+            Family::CodexHook => super::agent_hook::CODEX_EVENTS,
         }
     }
 }
@@ -136,6 +162,8 @@ pub enum Role {
     Approve,
     /// runok's single role: validate a command.
     Guard,
+    /// A coding agent's hook event (Claude Code, Codex), spelt as the agent spells it.
+    Event(super::agent_hook::HookEvent),
 }
 
 impl Role {
@@ -154,6 +182,7 @@ impl Role {
             Role::ToolMode => "tool",
             Role::Approve => "approve",
             Role::Guard => "guard",
+            Role::Event(e) => e.name(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Protocol families, roles, wire-fidelity profiles and the requests proctor
 //! sends, each family in its own module.
 
+pub mod agent_hook;
 mod family;
 pub mod jsonrpc;
 pub mod picoclaw_hook;

@@ -23,6 +23,10 @@ pub enum Profile {
     PicoclawCf67dd3,
     /// runok 0.3.1 (commit c9b1726), its `exec::extension_runner`.
     Runok031,
+    /// Claude Code 2.1.332 (npm `@anthropic-ai/claude-code`), its command hooks.
+    ClaudeCode21332,
+    /// Codex CLI 0.171.0 (npm `@openai/codex`), its command hooks.
+    Codex0171,
 }
 
 /// A documented-vs-implemented difference that a plugin can observe.
@@ -45,7 +49,14 @@ fn profile_name<S: serde::Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Err
 
 impl Profile {
     /// Every profile.
-    pub const ALL: [Profile; 4] = [Profile::Documented, Profile::Promptkit86d9f36, Profile::PicoclawCf67dd3, Profile::Runok031];
+    pub const ALL: [Profile; 6] = [
+        Profile::Documented,
+        Profile::Promptkit86d9f36,
+        Profile::PicoclawCf67dd3,
+        Profile::Runok031,
+        Profile::ClaudeCode21332,
+        Profile::Codex0171,
+    ];
 
     /// Name used on the command line (`--profile`) and in reports.
     pub fn name(self) -> &'static str {
@@ -54,6 +65,8 @@ impl Profile {
             Profile::Promptkit86d9f36 => "promptkit@86d9f36",
             Profile::PicoclawCf67dd3 => "picoclaw@cf67dd3",
             Profile::Runok031 => "runok@0.3.1",
+            Profile::ClaudeCode21332 => "claude-code@2.1.332",
+            Profile::Codex0171 => "codex@0.171.0",
         }
     }
 
@@ -70,6 +83,8 @@ impl Profile {
                 "PicoClaw commit cf67dd3 (nightly after v0.2.9); its hook host files are byte-identical in v0.2.9 and v0.3.1, which interop/picoclaw runs"
             }
             Profile::Runok031 => "runok 0.3.1 from crates.io, which interop/runok runs",
+            Profile::ClaudeCode21332 => "Claude Code 2.1.332 from npm (a native binary), which interop/agents runs headless",
+            Profile::Codex0171 => "Codex CLI 0.171.0 from npm (a Rust binary), which interop/agents runs headless",
         }
     }
 
@@ -83,6 +98,8 @@ impl Profile {
             Profile::Promptkit86d9f36 => &["promptkit@1.5.11", "promptkit@v1.5.11"],
             Profile::PicoclawCf67dd3 => &["picoclaw@0.3.1", "picoclaw@v0.3.1", "picoclaw@0.2.9", "picoclaw@v0.2.9"],
             Profile::Runok031 => &["runok@v0.3.1"],
+            Profile::ClaudeCode21332 => &["claude-code@v2.1.332"],
+            Profile::Codex0171 => &["codex@v0.171.0", "codex@0.171"],
         }
     }
 
@@ -100,6 +117,12 @@ impl Profile {
             Profile::Runok031 => {
                 "the runok crate 0.3.1 (crates.io): its extension runner in interop/runok's tests and on generated plugins (interop/fidelity.sh --only differential), 2026-11-28"
             }
+            Profile::ClaudeCode21332 => {
+                "Claude Code 2.1.332 (npm), run headless against proctor mock-provider with each generated hook (interop/fidelity.sh --only agents), 2026-11-28"
+            }
+            Profile::Codex0171 => {
+                "Codex CLI 0.171.0 (npm), run headless against proctor mock-provider with each generated hook (interop/fidelity.sh --only agents), 2026-11-28"
+            }
         }
     }
 
@@ -115,6 +138,8 @@ impl Profile {
             Family::PromptkitExec | Family::PromptkitServer => Profile::Promptkit86d9f36,
             Family::PicoclawHook => Profile::PicoclawCf67dd3,
             Family::RunokExtension => Profile::Runok031,
+            Family::ClaudeCodeHook => Profile::ClaudeCode21332,
+            Family::CodexHook => Profile::Codex0171,
         };
         [Profile::Documented, runtime]
     }
@@ -342,7 +367,7 @@ impl fmt::Display for Profile {
     }
 }
 
-use Profile::{PicoclawCf67dd3 as PICO, Promptkit86d9f36 as PK, Runok031 as RUNOK};
+use Profile::{ClaudeCode21332 as CLAUDE, Codex0171 as CODEX, PicoclawCf67dd3 as PICO, Promptkit86d9f36 as PK, Runok031 as RUNOK};
 
 /// Every divergence proctor encodes. `proctor checks` prints them.
 pub static DIVERGENCES: &[Divergence] = &[
@@ -537,6 +562,66 @@ pub static DIVERGENCES: &[Divergence] = &[
         profile: RUNOK,
         summary: "request keys come out sorted (serde_json::json! without preserve_order), params included",
         source: "src/exec/extension_runner.rs (json!({...}) envelope)",
+    },
+    Divergence {
+        id: "claude-code.json-when-braced",
+        profile: CLAUDE,
+        summary: "stdout is parsed as JSON only when, trimmed (a byte-order mark too), it starts with `{` and ends with `}`: a banner or a log line after the object makes all of it plain text, and an array is plain text",
+        source: "observed in 2.1.332 by interop/agents (a JSON object after a banner: the tool ran; `Hook output looks like a JSON object but is not valid JSON` for two objects)",
+    },
+    Divergence {
+        id: "claude-code.exit2-reads-json-reason",
+        profile: CLAUDE,
+        summary: "after exit 2 a JSON block on stdout is still read and its reason goes first; with no reason at all the call is blocked anyway and the model is told `No stderr output`",
+        source: "observed in 2.1.332 by interop/agents; the hooks reference says stdout is ignored after exit 2",
+    },
+    Divergence {
+        id: "claude-code.reasonless-block",
+        profile: CLAUDE,
+        summary: "a block or deny without a reason blocks, and the model is told `Blocked by hook`",
+        source: "observed in 2.1.332 by interop/agents",
+    },
+    Divergence {
+        id: "claude-code.event-fields",
+        profile: CLAUDE,
+        summary: "the event document ends in `\\n` and carries prompt_id and effort beside the documented fields; Bash's tool_response is an object (stdout, stderr, interrupted, isImage, noOutputExpected)",
+        source: "payloads captured from 2.1.332 by interop/agents/agent_host.py",
+    },
+    Divergence {
+        id: "codex.output-schema-closed",
+        profile: CODEX,
+        summary: "hook output is checked against closed JSON schemas (additionalProperties: false): one unknown key, an echoed payload or a key spelt in another case fails the run, which then goes on as if the hook said nothing",
+        source: "the output schemas embedded in the 0.171.0 binary (pre-tool-use.command.output …); observed by interop/agents",
+    },
+    Divergence {
+        id: "codex.exit2-without-stderr-fails-open",
+        profile: CODEX,
+        summary: "exit 2 with nothing on stderr is a failed hook run, not a block: the tool runs",
+        source: "0.171.0 binary: `hook exited with code 2 but did not write a blocking reason to stderr`; observed by interop/agents",
+    },
+    Divergence {
+        id: "codex.unsupported-outputs",
+        profile: CODEX,
+        summary: "on PreToolUse, permissionDecision allow and ask, decision approve, continue:false, suppressOutput, stopReason, updatedInput and a block or deny without a non-empty reason fail the run (the tool runs)",
+        source: "0.171.0 binary: `PreToolUse hook returned unsupported permissionDecision:allow` and its siblings; observed by interop/agents",
+    },
+    Divergence {
+        id: "codex.json-when-brace-or-bracket",
+        profile: CODEX,
+        summary: "stdout that, trimmed, starts with `{` or `[` must be the output object (anything after it fails the run); a byte-order mark, which Rust does not trim, makes it plain text",
+        source: "observed in 0.171.0 by interop/agents",
+    },
+    Divergence {
+        id: "codex.event-name-not-compared",
+        profile: CODEX,
+        summary: "hookSpecificOutput.hookEventName is required but not compared with the event",
+        source: "observed in 0.171.0 by interop/agents (a PreToolUse deny naming PostToolUse blocked the tool)",
+    },
+    Divergence {
+        id: "codex.shell-as-bash",
+        profile: CODEX,
+        summary: "the shell tool (exec_command {cmd}) is shown to hooks as Bash with tool_input {command} only, tool_response is the command's output as a string, and the document has no trailing newline",
+        source: "payloads captured from 0.171.0 by interop/agents/agent_host.py",
     },
 ];
 

@@ -132,7 +132,7 @@ pub fn rpc_answer(family: Family, roles: &[Role], decision: Decision, method: &s
         Family::PromptkitServer => server_answer(decision, method, params),
         Family::PicoclawHook => picoclaw_answer(roles, decision, method, params),
         Family::RunokExtension => runok_answer(decision, method, params),
-        Family::PromptkitExec => Answer::Error(RpcError::method_not_found(method)),
+        Family::PromptkitExec | Family::ClaudeCodeHook | Family::CodexHook => Answer::Error(RpcError::method_not_found(method)),
     }
 }
 

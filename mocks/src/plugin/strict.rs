@@ -91,7 +91,7 @@ pub(crate) fn rpc_unknown_field(family: Family, message: &Value) -> Option<Strin
     let params = match family {
         Family::PromptkitServer => SERVER_PARAMS,
         Family::RunokExtension => RUNOK_PARAMS,
-        Family::PicoclawHook | Family::PromptkitExec => &[],
+        Family::PicoclawHook | Family::PromptkitExec | Family::ClaudeCodeHook | Family::CodexHook => &[],
     };
     unknown(message, RPC_ENVELOPE).or_else(|| if params.is_empty() { None } else { unknown(&message["params"], params) })
 }

@@ -56,6 +56,9 @@ pub fn kind(family: Family, roles: &[Role]) -> Result<Kind, String> {
                 Err("--fuzz generates tool arguments, which a PicoClaw hook only receives in the `tool` and `approve` modes\nhint: add tool or approve to --role".into())
             }
         }
+        Family::ClaudeCodeHook | Family::CodexHook => Err(format!(
+            "--fuzz generates the arguments of a tool described by a JSON Schema, and a {family} hook is given an agent's own tools\nhint: drop --fuzz, and write the tool inputs you care about as --cases"
+        )),
         Family::RunokExtension => Err("runok extensions receive a command line, not arguments described by a JSON Schema, so there is nothing to generate from\nhint: drop --fuzz, or check your policy with --cases".into()),
     }
 }

@@ -5,6 +5,7 @@
 //! can compare it with the author's expectation) and one [`Finding`] per
 //! semantic check the answer could be held to.
 
+pub(crate) mod agent_reading;
 pub(crate) mod go_reading;
 mod picoclaw;
 mod promptkit;
@@ -49,6 +50,8 @@ pub enum Decision {
     Status(String),
     /// A selector's picks, in its order.
     Selected(Vec<String>),
+    /// What a coding agent does after its hook (`proceed`, `block`, `allow`, `ask`, `stop`).
+    Effect(String),
 }
 
 impl fmt::Display for Decision {
@@ -67,6 +70,7 @@ impl fmt::Display for Decision {
             Decision::Approved(false) => f.write_str("denied"),
             Decision::Status(s) => f.write_str(s),
             Decision::Selected(ids) => write!(f, "selected [{}]", ids.join(", ")),
+            Decision::Effect(e) => f.write_str(e),
         }
     }
 }
@@ -129,6 +133,8 @@ pub fn judge(asked: Asked<'_>, answer: &Value) -> Judged {
         Family::PicoclawHook => picoclaw::judge(asked, answer),
         Family::RunokExtension => runok::judge(answer),
         Family::PromptkitServer => Judged { decision: Some(Decision::Result), findings: Vec::new() },
+        // Read whole by agent_reading, never as one document.
+        Family::ClaudeCodeHook | Family::CodexHook => Judged::default(),
     }
 }
 

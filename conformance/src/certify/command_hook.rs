@@ -1,0 +1,223 @@
+//! Certifying a coding agent's command hook (Claude Code, Codex): one
+//! process per event document; its exit status, stdout and stderr are read
+//! together, as the agent reads them (`semantics::agent_reading`).
+
+use serde_json::{Value, json};
+
+use crate::check::{CheckId, Evidence, Failure, Outcome, last_bytes};
+use crate::client::OneShotReply;
+use crate::protocol::agent_hook::{self, Agent, HookEvent};
+use crate::protocol::promptkit_exec::overlay;
+use crate::protocol::{Profile, wire};
+use crate::transport::{ExitOutcome, Phase, ShutdownHow};
+
+use super::prefetch::Prefetch;
+use super::recorder::{Judged, Recorder};
+use super::semantics::Decision;
+use super::semantics::agent_reading::{self, Effect, HookRun, Reading};
+use super::{CertifyError, Options};
+
+/// The checks only some answers decide, and why an answer that did not is no failure.
+const DECIDED_BY_SOME: &[(CheckId, &str)] = &[
+    ("AGENT-HOOK-EXIT2-STDERR", "the hook never exited 2"),
+    ("AGENT-HOOK-EVENT-NAME", "no answer carried hookSpecificOutput"),
+    ("AGENT-HOOK-OUTPUT-SCHEMA", "no answer was a JSON object"),
+    ("AGENT-HOOK-SUPPORTED-OUTPUT", "no answer was a JSON object Codex reads"),
+];
+
+/// One event document to send.
+#[derive(Clone)]
+struct Probe {
+    /// The event's fields, documented form.
+    fields: Value,
+}
+
+/// Everything one run's judgements need.
+#[derive(Clone, Copy)]
+struct Ctx {
+    agent: Agent,
+    event: HookEvent,
+    profile: Profile,
+    shutdown_ms: u64,
+}
+
+pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, CertifyError> {
+    let agent = Agent::of(opts.family).expect("command_hook::run is called for agent hook families only");
+    let Some(event) = opts.roles.first().copied().and_then(agent_hook::event_of) else {
+        unreachable!("the command line requires --role for agent hook families")
+    };
+    let mut not_in_profile: Vec<CheckId> = opts.left_out.to_vec();
+    if agent != Agent::Codex {
+        not_in_profile.push("AGENT-HOOK-SUPPORTED-OUTPUT");
+    }
+    let mut rec = Recorder::new(opts.family, &opts.roles, profile, &not_in_profile);
+    rec.require(&opts.require);
+    let ctx = Ctx { agent, event, profile, shutdown_ms: opts.deadlines.shutdown.as_millis() as u64 };
+    let px = Prefetch::new(opts.command_for(profile), opts.deadlines, opts.jobs);
+
+    let probes: Vec<Probe> = agent_hook::probes(agent, event).into_iter().map(|fields| Probe { fields }).collect();
+    let cases: Vec<Probe> = opts
+        .cases
+        .iter()
+        .flat_map(|c| &c.cases)
+        .map(|c| Probe { fields: overlay(agent_hook::default_fields(event), &c.request) })
+        .collect();
+    let extended = probes.first().map(|p| Probe { fields: with_unknown_fields(&p.fields) });
+    let unknown_applies = rec.applies("ROBUST-UNKNOWN-FIELDS");
+    for probe in probes.iter().chain(extended.iter().filter(|_| unknown_applies)).chain(&cases) {
+        px.start(render(&ctx, probe));
+    }
+
+    let mut first: Option<Answer> = None;
+    for probe in &probes {
+        (opts.progress)(&format!("{profile}: {} probe ({})", event.name(), tool_of(&probe.fields)));
+        let ex = exchange(&px, render(&ctx, probe)).await?;
+        let answer = judge(&mut rec, &ctx, &ex);
+        first.get_or_insert(answer);
+    }
+    if let (Some(extended), Some(first), true) = (&extended, &first, unknown_applies) {
+        (opts.progress)(&format!("{profile}: a document with a field no agent sends yet"));
+        let ex = exchange(&px, render(&ctx, extended)).await?;
+        rec.exchanged();
+        let mut scratch = Recorder::new(opts.family, &opts.roles, profile, &[]);
+        let got = judge(&mut scratch, &ctx, &ex);
+        if got.effect() == first.effect() {
+            rec.pass("ROBUST-UNKNOWN-FIELDS", evidence_of(&ex));
+        } else {
+            let failure = Failure::Mismatch {
+                path: "$.x_proctor_future".into(),
+                expected: format!("ignored (the hook's answer `{}` as without it)", first.effect()),
+                actual: format!("`{}`", got.effect()),
+            };
+            rec.fail("ROBUST-UNKNOWN-FIELDS", failure, evidence_of(&ex));
+        }
+    }
+
+    match &opts.cases {
+        None => rec.skip("CASE-DECISION", "no --cases file given"),
+        Some(file) => {
+            for (case, probe) in file.cases.iter().zip(&cases) {
+                (opts.progress)(&format!("{profile}: case `{}`", case.name));
+                let ex = exchange(&px, render(&ctx, probe)).await?;
+                rec.set_origin(Some(format!("case `{}`", case.name)));
+                let answer = judge(&mut rec, &ctx, &ex);
+                rec.set_origin(None);
+                let outcome = match &answer.unusable {
+                    Some(why) => Outcome::fail(why.clone()),
+                    None => case.expect.judge(Some(&Decision::Effect(answer.effect().to_string()))),
+                };
+                rec.case(&case.name, outcome, evidence_of(&ex));
+            }
+        }
+    }
+    for (id, why) in DECIDED_BY_SOME {
+        if rec.applies(id) && !rec.decided(id) {
+            rec.skip(id, *why);
+        }
+    }
+    px.finish().await;
+    Ok(rec.finish())
+}
+
+/// What the agent made of one answer.
+struct Answer {
+    reading: Option<Reading>,
+    /// Why the hook's decision is lost, when it is (a hang, a hook error).
+    unusable: Option<Failure>,
+}
+
+impl Answer {
+    /// The effect (a lost decision is the agent going on: both fail open).
+    fn effect(&self) -> &'static str {
+        match (&self.unusable, &self.reading) {
+            (None, Some(r)) => r.effect.name(),
+            _ => Effect::Proceed.name(),
+        }
+    }
+}
+
+fn tool_of(fields: &Value) -> String {
+    fields.get("tool_name").and_then(Value::as_str).map_or_else(|| "its defaults".to_string(), |t| format!("tool {t}"))
+}
+
+/// The document as the profile's agent writes it to the hook.
+fn render(ctx: &Ctx, probe: &Probe) -> Vec<u8> {
+    let doc = agent_hook::payload(ctx.agent, ctx.profile, ctx.event, &probe.fields);
+    let mut bytes = wire::encode(&doc, Profile::Documented);
+    if agent_hook::trailing_newline(ctx.agent) && ctx.profile != Profile::Documented {
+        bytes.push(b'\n');
+    }
+    bytes
+}
+
+fn with_unknown_fields(fields: &Value) -> Value {
+    overlay(fields.clone(), &json!({"x_proctor_future": {"added_in": "a later release"}}))
+}
+
+fn evidence_of(ex: &OneShotReply) -> Evidence {
+    let mut evidence = Evidence::exchange(&ex.sent, &ex.collected.bytes).with_stderr(ex.stderr.clone());
+    if let (Some(received), dropped @ 1..) = (&mut evidence.received, ex.collected.dropped) {
+        received.push_str(&format!("[… {dropped} more bytes dropped]"));
+    }
+    evidence
+}
+
+async fn exchange(px: &Prefetch, sent: Vec<u8>) -> Result<OneShotReply, CertifyError> {
+    let ex = px.take(sent).await.map_err(CertifyError::Spawn)?;
+    let stdout_bytes = ex.collected.bytes.len() as u64 + ex.collected.dropped;
+    match crate::transport::interpreter_refusal(px.command(), Some(ex.shutdown.exit), stdout_bytes, &ex.stderr) {
+        Some(why) => Err(CertifyError::Refused(why)),
+        None => Ok(ex),
+    }
+}
+
+/// Records what one run decides; returns what the agent made of it.
+fn judge(rec: &mut Recorder, ctx: &Ctx, ex: &OneShotReply) -> Answer {
+    rec.exchanged();
+    let evidence = evidence_of(ex);
+    let c = &ex.collected;
+    if !ex.finished() {
+        // Both agents kill a hook at its timeout and go on without it.
+        let mut last = last_bytes(&c.bytes);
+        if let Some(e) = &ex.write_error {
+            last = format!("(stdin: {e}) {last}");
+        }
+        let timeout = Failure::Timeout { phase: Phase::Request, waited_ms: ex.waited.as_millis() as u64, last_bytes: last };
+        rec.fail("ROBUST-DEADLINE", timeout.clone(), evidence);
+        return Answer { reading: None, unusable: Some(timeout) };
+    }
+    rec.pass("ROBUST-DEADLINE", evidence.clone());
+    if c.exit.is_some() {
+        rec.pass("LIFECYCLE-EXIT-ON-EOF", evidence.clone());
+    } else {
+        let how = if ex.shutdown.how == ShutdownHow::Killed { "it ignored SIGTERM and was killed" } else { "proctor had to terminate it" };
+        let failure = Failure::Timeout {
+            phase: Phase::Shutdown,
+            waited_ms: ctx.shutdown_ms,
+            last_bytes: format!("answered but did not exit; {how} (the agent waits for the exit status)"),
+        };
+        rec.fail("LIFECYCLE-EXIT-ON-EOF", failure.clone(), evidence);
+        return Answer { reading: None, unusable: Some(failure) };
+    }
+    match &ex.shutdown.leftover {
+        None => rec.pass("LIFECYCLE-NO-LEFTOVER", evidence.clone()),
+        Some(leftover) => rec.fail("LIFECYCLE-NO-LEFTOVER", Failure::Leak { leftover: leftover.clone() }, evidence.clone()),
+    }
+    let exit = match c.exit.unwrap_or(ex.shutdown.exit) {
+        ExitOutcome::Code(code) => Some(code),
+        ExitOutcome::Signal(_) => None,
+    };
+    let reading = agent_reading::read(&HookRun {
+        profile: ctx.profile,
+        agent: ctx.agent,
+        event: ctx.event,
+        exit,
+        stdout: &c.bytes,
+        stderr: ex.stderr.as_bytes(),
+    });
+    for finding in &reading.findings {
+        rec.finding(finding.clone(), &evidence);
+    }
+    let unusable = reading.error.as_ref().map(|why| Failure::Unexpected { what: format!("{} reports a hook error: {why}", ctx.agent.name()) });
+    Answer { reading: Some(reading), unusable }
+}

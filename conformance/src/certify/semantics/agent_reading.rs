@@ -1,0 +1,437 @@
+//! How Claude Code and Codex read what a command hook did: its exit status,
+//! stdout and stderr, turned into what the agent does next.
+//!
+//! Each rule below was seen in the pinned release, run headless by
+//! interop/agents against proctor's mock provider, and is held there by the
+//! `agents` comparison of interop/fidelity.sh on generated hooks. Under the
+//! `documented` profile the reading is the hooks references': stdout is JSON
+//! only when it is one JSON object, exit 2 feeds stderr back, every other
+//! status is a non-blocking error.
+
+use serde_json::{Map, Value};
+
+use crate::check::CheckId;
+use crate::protocol::Profile;
+use crate::protocol::agent_hook::{Agent, HookEvent};
+
+use super::Finding;
+
+/// What the agent does after the hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// It goes on as if the hook had said nothing.
+    Proceed,
+    /// It blocks what the event is about (the tool call, the prompt, the stop).
+    Block,
+    /// It allows a tool call without asking for permission (Claude Code).
+    Allow,
+    /// It asks the user (Claude Code; headless, that refuses the call).
+    Ask,
+    /// It stops the whole agent (`continue: false`, Claude Code).
+    Stop,
+}
+
+impl Effect {
+    /// The decision as `--cases` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Effect::Proceed => "proceed",
+            Effect::Block => "block",
+            Effect::Allow => "allow",
+            Effect::Ask => "ask",
+            Effect::Stop => "stop",
+        }
+    }
+}
+
+/// What the agent made of one hook run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    /// What it does next.
+    pub effect: Effect,
+    /// The reason it passes on with a block (to the model, or to the user for a prompt).
+    pub reason: Option<String>,
+    /// Text it adds to the conversation.
+    pub context: Option<String>,
+    /// Why it calls the run a hook error, when it does: the hook's decision is then lost.
+    pub error: Option<String>,
+    /// The checks this run decided.
+    pub findings: Vec<Finding>,
+}
+
+/// One finished hook run.
+pub struct HookRun<'a> {
+    /// The agent's profile (`documented`: the hooks reference).
+    pub profile: Profile,
+    /// Whose hook it is.
+    pub agent: Agent,
+    /// The event it ran for.
+    pub event: HookEvent,
+    /// Its exit status (`None`: killed by a signal).
+    pub exit: Option<i32>,
+    /// Its stdout.
+    pub stdout: &'a [u8],
+    /// Its stderr.
+    pub stderr: &'a [u8],
+}
+
+const EXIT_STATUS: CheckId = "AGENT-HOOK-EXIT-STATUS";
+const EXIT2_STDERR: CheckId = "AGENT-HOOK-EXIT2-STDERR";
+const STDOUT_JSON: CheckId = "AGENT-HOOK-STDOUT-JSON";
+const EVENT_NAME: CheckId = "AGENT-HOOK-EVENT-NAME";
+const OUTPUT_SCHEMA: CheckId = "AGENT-HOOK-OUTPUT-SCHEMA";
+const SUPPORTED: CheckId = "AGENT-HOOK-SUPPORTED-OUTPUT";
+
+/// Reads one hook run as `run.profile`'s agent does.
+pub fn read(run: &HookRun<'_>) -> Reading {
+    let mut r = Reading { effect: Effect::Proceed, reason: None, context: None, error: None, findings: Vec::new() };
+    let stdout = String::from_utf8_lossy(run.stdout);
+    let stderr = String::from_utf8_lossy(run.stderr);
+    let claude = run.agent == Agent::ClaudeCode && run.profile != Profile::Documented;
+    match run.exit {
+        Some(0) => {
+            r.findings.push(Finding::pass(EXIT_STATUS));
+            read_stdout(run, &stdout, &mut r);
+        }
+        Some(2) => {
+            r.findings.push(Finding::pass(EXIT_STATUS));
+            // Claude Code still reads a JSON object on stdout after exit 2, and takes its reason first.
+            let json_reason = if claude { braced_object(&stdout).and_then(|o| block_reason(&o)) } else { None };
+            let said = stderr.trim();
+            if said.is_empty() && json_reason.is_none() {
+                let expected = "the reason on stderr (the agent feeds stderr, and only stderr, back after exit 2)";
+                let actual = if stdout.trim().is_empty() { "nothing on stderr".to_string() } else { "nothing on stderr; the reason went to stdout".into() };
+                r.findings.push(Finding::mismatch(EXIT2_STDERR, "stderr", expected, actual));
+                if run.agent == Agent::Codex && run.profile != Profile::Documented {
+                    // Codex fails open: the hook run is an error and the call goes on.
+                    r.error = Some(format!("{} hook exited with code 2 but did not write a blocking reason to stderr", run.event.name()));
+                    return r;
+                }
+                r.reason = Some("No stderr output".into());
+            } else {
+                r.findings.push(Finding::pass(EXIT2_STDERR));
+                r.reason = Some(json_reason.unwrap_or_else(|| said.to_string()));
+            }
+            r.effect = blocking_effect(run.event);
+        }
+        other => {
+            let actual = match other {
+                Some(code) => format!("exit status {code}: a non-blocking error; the agent goes on without the hook's decision"),
+                None => "killed by a signal".into(),
+            };
+            let tail: String = stderr.trim().chars().rev().take(200).collect::<Vec<_>>().into_iter().rev().collect();
+            let actual = if tail.is_empty() { actual } else { format!("{actual} (stderr: {tail})") };
+            r.findings.push(Finding::mismatch(EXIT_STATUS, "exit", "0 (read stdout) or 2 (block, reason on stderr)", actual.clone()));
+            r.error = Some(actual);
+        }
+    }
+    r
+}
+
+/// The effect a block has for an event (most events cannot be blocked: their block is ignored).
+fn blocking_effect(event: HookEvent) -> Effect {
+    if event.decisions().contains(&"block") { Effect::Block } else { Effect::Proceed }
+}
+
+/// Whitespace as each agent trims it: JavaScript's `trim` also strips a byte-order mark, Rust's does not.
+fn trimmed(agent: Agent, text: &str) -> &str {
+    match agent {
+        Agent::ClaudeCode => text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'),
+        Agent::Codex => text.trim(),
+    }
+}
+
+/// Stdout as Claude Code parses it: when trimmed it is braced, it is JSON.
+fn braced_object(stdout: &str) -> Option<Map<String, Value>> {
+    let t = trimmed(Agent::ClaudeCode, stdout);
+    if !(t.starts_with('{') && t.ends_with('}')) {
+        return None;
+    }
+    match serde_json::from_str::<Value>(t) {
+        Ok(Value::Object(o)) => Some(o),
+        _ => None,
+    }
+}
+
+/// Whether stdout is taken as JSON by the agent (as opposed to plain text).
+fn taken_as_json(run: &HookRun<'_>, t: &str) -> bool {
+    match (run.profile, run.agent) {
+        (Profile::Documented, _) => t.starts_with('{'),
+        (_, Agent::ClaudeCode) => t.starts_with('{') && t.ends_with('}'),
+        (_, Agent::Codex) => t.starts_with('{') || t.starts_with('['),
+    }
+}
+
+fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
+    let t = trimmed(run.agent, stdout);
+    if !taken_as_json(run, t) {
+        // Plain text: harmless, unless a JSON decision is in it that the agent will never see.
+        if let Some(line) = t.lines().map(str::trim).find(|l| l.starts_with('{') && serde_json::from_str::<Map<String, Value>>(l).is_ok()) {
+            let first = t.lines().next().unwrap_or_default();
+            let actual = format!("the JSON object `{}` after other text (`{}`): read as plain text, so its decision is ignored", cut(line), cut(first));
+            r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object and nothing else (logs go to stderr)", actual));
+        } else {
+            r.findings.push(Finding::pass(STDOUT_JSON));
+            if !t.is_empty() && plain_text_is_context(run) {
+                r.context = Some(t.to_string());
+            }
+        }
+        return;
+    }
+    let object = match serde_json::from_str::<Value>(t) {
+        Ok(Value::Object(o)) => o,
+        Ok(other) => {
+            let actual = format!("a JSON {}", crate::framing::json_type_name(&other));
+            r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object", actual.clone()));
+            r.error = Some(format!("hook returned invalid JSON output: {actual}"));
+            return;
+        }
+        Err(e) => {
+            let actual = format!("not valid JSON ({e}): two objects, or an object with text after it, are not one object");
+            r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object and nothing else (logs go to stderr)", actual.clone()));
+            r.error = Some(format!("hook output looks like JSON but is not valid: {e}"));
+            return;
+        }
+    };
+    r.findings.push(Finding::pass(STDOUT_JSON));
+    read_object(run, &object, r);
+}
+
+/// Whether plain stdout is added to the conversation (Claude Code: for a prompt and a session start).
+fn plain_text_is_context(run: &HookRun<'_>) -> bool {
+    run.agent == Agent::ClaudeCode && matches!(run.event, HookEvent::UserPromptSubmit | HookEvent::SessionStart)
+}
+
+fn cut(s: &str) -> String {
+    if s.chars().count() > 60 { format!("{}…", s.chars().take(60).collect::<String>()) } else { s.to_string() }
+}
+
+/// The top-level fields of the agents' hook output, and the type each must have.
+const COMMON: &[(&str, Kind)] = &[
+    ("continue", Kind::Bool),
+    ("suppressOutput", Kind::Bool),
+    ("stopReason", Kind::Str),
+    ("decision", Kind::Str),
+    ("reason", Kind::Str),
+    ("systemMessage", Kind::Str),
+    ("hookSpecificOutput", Kind::Object),
+];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Bool,
+    Str,
+    Object,
+}
+
+impl Kind {
+    fn holds(self, v: &Value) -> bool {
+        match self {
+            Kind::Bool => v.is_boolean(),
+            Kind::Str => v.is_string(),
+            Kind::Object => v.is_object(),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Bool => "a boolean",
+            Kind::Str => "a string",
+            Kind::Object => "an object",
+        }
+    }
+}
+
+/// The `hookSpecificOutput` fields an event takes.
+fn specific_fields(event: HookEvent) -> &'static [(&'static str, Kind)] {
+    match event {
+        HookEvent::PreToolUse => &[
+            ("hookEventName", Kind::Str),
+            ("permissionDecision", Kind::Str),
+            ("permissionDecisionReason", Kind::Str),
+            ("updatedInput", Kind::Object),
+            ("additionalContext", Kind::Str),
+        ],
+        HookEvent::PermissionRequest => &[("hookEventName", Kind::Str), ("decision", Kind::Object)],
+        _ => &[("hookEventName", Kind::Str), ("additionalContext", Kind::Str)],
+    }
+}
+
+fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
+    let codex = run.agent == Agent::Codex;
+    let runtime = run.profile != Profile::Documented;
+    // Types first: a wrong type makes the whole output invalid, in both agents.
+    let mut wrong: Vec<String> = Vec::new();
+    for (key, kind) in COMMON {
+        if let Some(v) = o.get(*key)
+            && !(kind.holds(v) || (codex && v.is_null()))
+        {
+            wrong.push(format!("`{key}` is {} (expected {})", super::describe(Some(v)), kind.name()));
+        }
+    }
+    if let Some(d) = o.get("decision").and_then(Value::as_str)
+        && !["approve", "block"].contains(&d)
+    {
+        wrong.push(format!("`decision` is \"{d}\" (expected \"block\"{})", if codex { "" } else { " or \"approve\"" }));
+    }
+    let specific = o.get("hookSpecificOutput").and_then(Value::as_object);
+    if let Some(s) = specific {
+        for (key, kind) in specific_fields(run.event) {
+            if let Some(v) = s.get(*key)
+                && !kind.holds(v)
+            {
+                wrong.push(format!("`hookSpecificOutput.{key}` is {} (expected {})", super::describe(Some(v)), kind.name()));
+            }
+        }
+    }
+    // Codex's output schemas are closed (additionalProperties: false): an unknown key fails them.
+    let unknown: Vec<String> = if codex {
+        let mut u: Vec<String> = o.keys().filter(|k| !COMMON.iter().any(|(c, _)| c == k)).map(|k| format!("`{k}`")).collect();
+        if let Some(s) = specific {
+            u.extend(s.keys().filter(|k| !specific_fields(run.event).iter().any(|(c, _)| c == k)).map(|k| format!("`hookSpecificOutput.{k}`")));
+        }
+        u
+    } else {
+        Vec::new()
+    };
+    if !unknown.is_empty() {
+        wrong.push(format!("{} not in {}'s output schema for {} (its schemas allow no other key)", unknown.join(", "), run.agent.name(), run.event.name()));
+    }
+    if wrong.is_empty() {
+        r.findings.push(Finding::pass(OUTPUT_SCHEMA));
+    } else {
+        let expected = format!("the fields of {}'s hook output for {}, each of its type", run.agent.name(), run.event.name());
+        r.findings.push(Finding::mismatch(OUTPUT_SCHEMA, "$", &expected, wrong.join("; ")));
+        r.error = Some(format!("hook output failed {}'s output schema: {}", run.agent.name(), wrong.join("; ")));
+        return;
+    }
+
+    if let Some(s) = specific {
+        match s.get("hookEventName").and_then(Value::as_str) {
+            None => {
+                r.findings.push(Finding::mismatch(EVENT_NAME, "$.hookSpecificOutput.hookEventName", run.event.name(), "missing"));
+                r.error = Some("hookSpecificOutput is missing required field \"hookEventName\"".into());
+                return;
+            }
+            // Codex requires the field but does not compare it with the event (seen in 0.171.0).
+            Some(name) if name != run.event.name() && !(codex && runtime) => {
+                r.findings.push(Finding::mismatch(EVENT_NAME, "$.hookSpecificOutput.hookEventName", run.event.name(), format!("\"{name}\"")));
+                r.error = Some(format!("Hook returned incorrect event name: expected '{}' but got '{name}'", run.event.name()));
+                return;
+            }
+            Some(_) => r.findings.push(Finding::pass(EVENT_NAME)),
+        }
+    }
+
+    if codex {
+        if let Some(why) = codex_unsupported(run.event, o, specific) {
+            r.findings.push(Finding::mismatch(SUPPORTED, "$", "output Codex acts on", why.clone()));
+            r.error = Some(format!("{} hook returned {why}", run.event.name()));
+            return;
+        }
+        r.findings.push(Finding::pass(SUPPORTED));
+    }
+    decide(run, o, specific, r);
+}
+
+/// What Codex 0.171.0 refuses (the hook run fails, and the call goes on): the
+/// messages are the binary's own.
+fn codex_unsupported(event: HookEvent, o: &Map<String, Value>, specific: Option<&Map<String, Value>>) -> Option<String> {
+    if o.get("continue") == Some(&Value::Bool(false)) {
+        return Some("unsupported continue:false".into());
+    }
+    if o.get("suppressOutput") == Some(&Value::Bool(true)) {
+        return Some("unsupported suppressOutput".into());
+    }
+    if o.get("stopReason").is_some_and(|v| !v.is_null()) {
+        return Some("unsupported stopReason".into());
+    }
+    let decision = o.get("decision").and_then(Value::as_str);
+    if decision == Some("approve") {
+        return Some("unsupported decision:approve".into());
+    }
+    let nonempty = |v: Option<&Value>| v.and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty());
+    if decision == Some("block") && !nonempty(o.get("reason")) {
+        return Some("decision:block without a non-empty reason".into());
+    }
+    if event == HookEvent::PreToolUse
+        && let Some(s) = specific
+    {
+        match s.get("permissionDecision").and_then(Value::as_str) {
+            // allow is taken only to rewrite the call (with updatedInput).
+            Some("allow") if s.get("updatedInput").is_none() => return Some("unsupported permissionDecision:allow".into()),
+            Some("allow") => return None,
+            Some("ask") => return Some("unsupported permissionDecision:ask".into()),
+            Some("deny") if !nonempty(s.get("permissionDecisionReason")) => {
+                return Some("permissionDecision:deny without a non-empty permissionDecisionReason".into());
+            }
+            Some("deny") | None => {}
+            Some(other) => return Some(format!("unsupported permissionDecision:{other}")),
+        }
+        if s.get("updatedInput").is_some() {
+            return Some("updatedInput without permissionDecision:allow".into());
+        }
+    }
+    None
+}
+
+/// The decision in a valid output object.
+fn decide(run: &HookRun<'_>, o: &Map<String, Value>, specific: Option<&Map<String, Value>>, r: &mut Reading) {
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string).filter(|s| !s.is_empty());
+    r.context = specific.and_then(|s| text(s.get("additionalContext")));
+    if run.agent == Agent::ClaudeCode && o.get("continue") == Some(&Value::Bool(false)) {
+        r.effect = Effect::Stop;
+        r.reason = text(o.get("stopReason"));
+        return;
+    }
+    if let Some(reason) = block_reason(o) {
+        r.effect = blocking_effect(run.event);
+        r.reason = (r.effect == Effect::Block).then_some(reason);
+        return;
+    }
+    if run.event == HookEvent::PreToolUse
+        && let Some(s) = specific
+    {
+        match s.get("permissionDecision").and_then(Value::as_str) {
+            Some("allow") => r.effect = Effect::Allow,
+            Some("ask") => {
+                r.effect = Effect::Ask;
+                r.reason = text(s.get("permissionDecisionReason"));
+            }
+            _ => {}
+        }
+    }
+    if run.agent == Agent::ClaudeCode && run.event == HookEvent::PreToolUse && o.get("decision").and_then(Value::as_str) == Some("approve") {
+        r.effect = Effect::Allow;
+    }
+    if run.event == HookEvent::PermissionRequest
+        && let Some(d) = specific.and_then(|s| s.get("decision"))
+    {
+        match d.get("behavior").and_then(Value::as_str) {
+            Some("allow") => r.effect = Effect::Allow,
+            Some("deny") => {
+                r.effect = Effect::Block;
+                r.reason = text(d.get("message"));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The reason of a block in an output object (`decision: block`, or a
+/// PreToolUse `permissionDecision: deny`), with Claude Code's stand-in when none is given.
+fn block_reason(o: &Map<String, Value>) -> Option<String> {
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string).filter(|s| !s.is_empty());
+    let specific = o.get("hookSpecificOutput").and_then(Value::as_object);
+    if specific.and_then(|s| s.get("permissionDecision")).and_then(Value::as_str) == Some("deny") {
+        return Some(text(specific.and_then(|s| s.get("permissionDecisionReason"))).unwrap_or_else(|| "Blocked by hook".into()));
+    }
+    if o.get("decision").and_then(Value::as_str) == Some("block") {
+        return Some(text(o.get("reason")).unwrap_or_else(|| "Blocked by hook".into()));
+    }
+    None
+}
+
+#[cfg(test)]
+#[path = "agent_reading_tests.rs"]
+mod tests;

@@ -1,0 +1,152 @@
+//! The readings below are what the pinned agents were seen doing (interop/agents,
+//! PreToolUse unless named): each row is a hook's exit, stdout and stderr, and
+//! the effect, reason and error the agent showed.
+
+use super::*;
+use crate::protocol::agent_hook::{Agent, HookEvent};
+
+const CLAUDE: (Agent, Profile) = (Agent::ClaudeCode, Profile::ClaudeCode21332);
+const CODEX: (Agent, Profile) = (Agent::Codex, Profile::Codex0171);
+
+fn run((agent, profile): (Agent, Profile), event: HookEvent, exit: i32, stdout: &str, stderr: &str) -> Reading {
+    read(&HookRun { profile, agent, event, exit: Some(exit), stdout: stdout.as_bytes(), stderr: stderr.as_bytes() })
+}
+
+fn pre(who: (Agent, Profile), exit: i32, stdout: &str, stderr: &str) -> Reading {
+    run(who, HookEvent::PreToolUse, exit, stdout, stderr)
+}
+
+fn failed(r: &Reading) -> Vec<&'static str> {
+    r.findings.iter().filter(|f| f.result.is_err()).map(|f| f.check).collect()
+}
+
+const DENY: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R1"}}"#;
+
+#[test]
+fn a_decision_blocks_in_both_agents() {
+    for who in [CLAUDE, CODEX] {
+        for out in [r#"{"decision":"block","reason":"R1"}"#, DENY, "\n  {\"decision\":\"block\",\"reason\":\"R1\"}  \r\n"] {
+            let r = pre(who, 0, out, "");
+            assert_eq!((r.effect, r.reason.as_deref(), r.error.as_deref()), (Effect::Block, Some("R1"), None), "{out}");
+            assert!(failed(&r).is_empty());
+        }
+    }
+}
+
+#[test]
+fn exit_2_reads_stderr_and_without_it_claude_blocks_while_codex_fails_open() {
+    for who in [CLAUDE, CODEX] {
+        let r = pre(who, 2, "", "no shell today\n");
+        assert_eq!((r.effect, r.reason.as_deref()), (Effect::Block, Some("no shell today")));
+    }
+    let claude = pre(CLAUDE, 2, "no shell today\n", "");
+    assert_eq!((claude.effect, claude.reason.as_deref()), (Effect::Block, Some("No stderr output")));
+    assert_eq!(failed(&claude), ["AGENT-HOOK-EXIT2-STDERR"]);
+    let codex = pre(CODEX, 2, "no shell today\n", "  \n");
+    assert_eq!(codex.effect, Effect::Proceed);
+    assert!(codex.error.is_some());
+    assert_eq!(failed(&codex), ["AGENT-HOOK-EXIT2-STDERR"]);
+    // Claude Code takes a JSON reason on stdout after exit 2 before stderr; Codex only stderr.
+    let both = r#"{"decision":"block","reason":"OUT"}"#;
+    assert_eq!(pre(CLAUDE, 2, both, "ERR").reason.as_deref(), Some("OUT"));
+    assert_eq!(pre(CODEX, 2, both, "ERR").reason.as_deref(), Some("ERR"));
+}
+
+#[test]
+fn a_banner_before_the_decision_loses_it_in_both() {
+    for who in [CLAUDE, CODEX] {
+        let r = pre(who, 0, &format!("starting gate v1\n{DENY}\n"), "");
+        assert_eq!(r.effect, Effect::Proceed);
+        assert_eq!(failed(&r), ["AGENT-HOOK-STDOUT-JSON"]);
+    }
+    // A log line after it: Claude Code reads plain text, Codex fails the run.
+    let after = format!("{DENY}\ndone.\n");
+    assert_eq!(pre(CLAUDE, 0, &after, "").error, None);
+    assert!(pre(CODEX, 0, &after, "").error.is_some());
+    assert_eq!(failed(&pre(CLAUDE, 0, &after, "")), ["AGENT-HOOK-STDOUT-JSON"]);
+}
+
+#[test]
+fn braces_bom_and_arrays_are_read_as_each_agent_reads_them() {
+    // Two objects: both agents fail the run.
+    let two = "{\"decision\":\"block\",\"reason\":\"A\"}\n{\"decision\":\"block\",\"reason\":\"B\"}";
+    assert!(pre(CLAUDE, 0, two, "").error.is_some() && pre(CODEX, 0, two, "").error.is_some());
+    // A byte-order mark: JavaScript trims it away, Rust does not (plain text to Codex).
+    let bom = "\u{feff}{\"decision\":\"block\",\"reason\":\"R1\"}";
+    assert_eq!(pre(CLAUDE, 0, bom, "").effect, Effect::Block);
+    assert_eq!(pre(CODEX, 0, bom, "").effect, Effect::Proceed);
+    // An array: plain text to Claude Code, invalid output to Codex.
+    assert_eq!(pre(CLAUDE, 0, "[]", "").error, None);
+    assert!(pre(CODEX, 0, "[]", "").error.is_some());
+    // `{broken`: not braced at both ends, so plain text to Claude Code.
+    assert_eq!(pre(CLAUDE, 0, "{broken", "").error, None);
+    assert!(pre(CODEX, 0, "{broken", "").error.is_some());
+}
+
+#[test]
+fn codex_refuses_what_it_does_not_support_and_unknown_keys() {
+    for out in [
+        r#"{"decision":"approve","reason":"R1"}"#,
+        r#"{"continue":false,"stopReason":"S1"}"#,
+        r#"{"suppressOutput":true}"#,
+        r#"{"decision":"block"}"#,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R1"}}"#,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+        r#"{"Decision":"block","reason":"R1"}"#,
+        r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash"}"#,
+    ] {
+        let r = pre(CODEX, 0, out, "");
+        assert_eq!(r.effect, Effect::Proceed, "{out}");
+        assert!(r.error.is_some(), "{out}");
+        assert_eq!(failed(&r).len(), 1, "{out}: {:?}", failed(&r));
+    }
+    // Claude Code takes the same outputs.
+    assert_eq!(pre(CLAUDE, 0, r#"{"decision":"approve"}"#, "").effect, Effect::Allow);
+    assert_eq!(pre(CLAUDE, 0, r#"{"decision":"block"}"#, "").reason.as_deref(), Some("Blocked by hook"));
+    assert!(failed(&pre(CLAUDE, 0, r#"{"session_id":"s","tool_name":"Bash"}"#, "")).is_empty());
+    assert_eq!(pre(CLAUDE, 0, r#"{"continue":false,"stopReason":"S1"}"#, "").effect, Effect::Stop);
+}
+
+#[test]
+fn the_event_name_is_required_and_claude_code_compares_it() {
+    let none = r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"R1"}}"#;
+    for who in [CLAUDE, CODEX] {
+        let r = pre(who, 0, none, "");
+        assert_eq!((r.effect, failed(&r)), (Effect::Proceed, vec!["AGENT-HOOK-EVENT-NAME"]));
+    }
+    let wrong = DENY.replace("\"PreToolUse\"", "\"PostToolUse\"");
+    assert_eq!(failed(&pre(CLAUDE, 0, &wrong, "")), ["AGENT-HOOK-EVENT-NAME"]);
+    assert_eq!(pre(CODEX, 0, &wrong, "").effect, Effect::Block);
+    assert_eq!(failed(&run((Agent::Codex, Profile::Documented), HookEvent::PreToolUse, 0, &wrong, "")), ["AGENT-HOOK-EVENT-NAME"]);
+}
+
+#[test]
+fn wrong_types_fail_the_schema_and_other_exits_are_errors() {
+    for who in [CLAUDE, CODEX] {
+        assert_eq!(failed(&pre(who, 0, r#"{"decision":"block","reason":5}"#, "")), ["AGENT-HOOK-OUTPUT-SCHEMA"]);
+        assert_eq!(failed(&pre(who, 0, r#"{"decision":"deny","reason":"R"}"#, "")), ["AGENT-HOOK-OUTPUT-SCHEMA"]);
+        let crashed = pre(who, 1, "", "Traceback: KeyError: 'tool_response'\n");
+        assert_eq!((crashed.effect, failed(&crashed)), (Effect::Proceed, vec!["AGENT-HOOK-EXIT-STATUS"]));
+        assert!(crashed.error.as_deref().is_some_and(|e| e.contains("KeyError")));
+    }
+    // `null` for an optional field: Codex reads no decision, Claude Code's schema refuses it.
+    assert!(pre(CODEX, 0, r#"{"decision":null}"#, "").error.is_none());
+    assert!(pre(CLAUDE, 0, r#"{"decision":null}"#, "").error.is_some());
+}
+
+#[test]
+fn after_the_tool_and_around_the_prompt() {
+    let ctx = r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"C1"}}"#;
+    for who in [CLAUDE, CODEX] {
+        let r = run(who, HookEvent::PostToolUse, 0, ctx, "");
+        assert_eq!((r.effect, r.context.as_deref()), (Effect::Proceed, Some("C1")));
+        let blocked = run(who, HookEvent::PostToolUse, 0, r#"{"decision":"block","reason":"R1"}"#, "");
+        assert_eq!((blocked.effect, blocked.reason.as_deref()), (Effect::Block, Some("R1")));
+        // A session start cannot be blocked.
+        assert_eq!(run(who, HookEvent::SessionStart, 2, "", "nope").effect, Effect::Proceed);
+    }
+    // Plain stdout on a prompt is context to Claude Code only.
+    assert_eq!(run(CLAUDE, HookEvent::UserPromptSubmit, 0, "P1\n", "").context.as_deref(), Some("P1"));
+    assert_eq!(run(CODEX, HookEvent::UserPromptSubmit, 0, "P1\n", "").context, None);
+}

@@ -1,0 +1,295 @@
+//! Command hooks of coding agents (Claude Code, Codex CLI): the events, and
+//! the JSON document each agent writes on a hook's stdin.
+//!
+//! A command hook is a process started per event through the agent's shell:
+//! one JSON object in (with a trailing `\n` from Claude Code, none from
+//! Codex), then stdin closes. What comes back is the exit status, stdout and
+//! stderr together; how each agent reads them is modelled in
+//! `certify::semantics::agent_reading`. Payloads are written here in the
+//! documented form and reshaped per profile: the fields each agent really
+//! sends were captured from the pinned releases by interop/agents.
+
+use serde_json::{Map, Value, json};
+
+use super::promptkit_exec::overlay;
+use super::{Family, Profile, Role};
+
+/// The coding agent whose hooks a family speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Agent {
+    /// Anthropic's Claude Code (`settings.json` `hooks`).
+    ClaudeCode,
+    /// OpenAI's Codex CLI (`$CODEX_HOME/hooks.json`).
+    Codex,
+}
+
+impl Agent {
+    /// The agent a family's hooks run in, if it is an agent hook family.
+    pub fn of(family: Family) -> Option<Agent> {
+        match family {
+            Family::ClaudeCodeHook => Some(Agent::ClaudeCode),
+            Family::CodexHook => Some(Agent::Codex),
+            _ => None,
+        }
+    }
+
+    /// The agent's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude Code",
+            Agent::Codex => "Codex",
+        }
+    }
+}
+
+/// A hook event, spelt as the agents spell it in their settings (`--role`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HookEvent {
+    /// Before a tool call runs; may block it (both agents).
+    PreToolUse,
+    /// When the agent would ask the user for permission (both agents).
+    PermissionRequest,
+    /// After a tool call succeeded; may give the model feedback (both agents).
+    PostToolUse,
+    /// After a tool call failed (Claude Code).
+    PostToolUseFailure,
+    /// When the agent shows a notification (Claude Code).
+    Notification,
+    /// Before the user's prompt reaches the model; may block it or add context.
+    UserPromptSubmit,
+    /// When the agent is about to stop; may make it go on.
+    Stop,
+    /// When a subagent starts.
+    SubagentStart,
+    /// When a subagent is about to stop; may make it go on.
+    SubagentStop,
+    /// Before the conversation is compacted.
+    PreCompact,
+    /// After the conversation was compacted.
+    PostCompact,
+    /// When a session starts or resumes; may add context.
+    SessionStart,
+    /// When a session ends (Claude Code).
+    SessionEnd,
+}
+
+/// Claude Code's events, as its hooks reference lists them for 2.1.x.
+pub const CLAUDE_CODE_EVENTS: &[Role] = &[
+    Role::Event(HookEvent::PreToolUse),
+    Role::Event(HookEvent::PermissionRequest),
+    Role::Event(HookEvent::PostToolUse),
+    Role::Event(HookEvent::PostToolUseFailure),
+    Role::Event(HookEvent::Notification),
+    Role::Event(HookEvent::UserPromptSubmit),
+    Role::Event(HookEvent::Stop),
+    Role::Event(HookEvent::SubagentStart),
+    Role::Event(HookEvent::SubagentStop),
+    Role::Event(HookEvent::PreCompact),
+    Role::Event(HookEvent::PostCompact),
+    Role::Event(HookEvent::SessionStart),
+    Role::Event(HookEvent::SessionEnd),
+];
+
+/// Codex's events: the keys its hooks.json reads at 0.171.0 (codex-rs/hooks/src/engine/discovery.rs).
+pub const CODEX_EVENTS: &[Role] = &[
+    Role::Event(HookEvent::PreToolUse),
+    Role::Event(HookEvent::PermissionRequest),
+    Role::Event(HookEvent::PostToolUse),
+    Role::Event(HookEvent::UserPromptSubmit),
+    Role::Event(HookEvent::Stop),
+    Role::Event(HookEvent::SubagentStart),
+    Role::Event(HookEvent::SubagentStop),
+    Role::Event(HookEvent::PreCompact),
+    Role::Event(HookEvent::PostCompact),
+    Role::Event(HookEvent::SessionStart),
+];
+
+impl HookEvent {
+    /// The name as the agents spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookEvent::PreToolUse => "PreToolUse",
+            HookEvent::PermissionRequest => "PermissionRequest",
+            HookEvent::PostToolUse => "PostToolUse",
+            HookEvent::PostToolUseFailure => "PostToolUseFailure",
+            HookEvent::Notification => "Notification",
+            HookEvent::UserPromptSubmit => "UserPromptSubmit",
+            HookEvent::Stop => "Stop",
+            HookEvent::SubagentStart => "SubagentStart",
+            HookEvent::SubagentStop => "SubagentStop",
+            HookEvent::PreCompact => "PreCompact",
+            HookEvent::PostCompact => "PostCompact",
+            HookEvent::SessionStart => "SessionStart",
+            HookEvent::SessionEnd => "SessionEnd",
+        }
+    }
+
+    /// Whether the event is about one tool call (its matcher is matched against the tool's name).
+    pub fn is_tool_event(self) -> bool {
+        matches!(self, HookEvent::PreToolUse | HookEvent::PermissionRequest | HookEvent::PostToolUse | HookEvent::PostToolUseFailure)
+    }
+
+    /// The decisions a hook on this event can bring about, as `--cases` names them.
+    pub fn decisions(self) -> &'static [&'static str] {
+        match self {
+            HookEvent::PreToolUse => &["proceed", "block", "allow", "ask"],
+            HookEvent::PermissionRequest => &["proceed", "block", "allow"],
+            HookEvent::PostToolUse | HookEvent::PostToolUseFailure | HookEvent::UserPromptSubmit => &["proceed", "block"],
+            HookEvent::Stop | HookEvent::SubagentStop => &["proceed", "block"],
+            HookEvent::PreCompact => &["proceed", "block"],
+            _ => &["proceed"],
+        }
+    }
+}
+
+/// The event a role names, for an agent hook role.
+pub fn event_of(role: Role) -> Option<HookEvent> {
+    match role {
+        Role::Event(e) => Some(e),
+        _ => None,
+    }
+}
+
+/// The event-specific fields of a probe when the author gives none: a shell
+/// command listing files, its output, a prompt.
+pub fn default_fields(event: HookEvent) -> Value {
+    let bash = json!({"tool_name": "Bash", "tool_input": {"command": "ls -la", "description": "List files"}});
+    match event {
+        HookEvent::PreToolUse | HookEvent::PermissionRequest => bash,
+        HookEvent::PostToolUse => overlay(bash, &json!({"tool_response": {"stdout": "a.txt\nb.txt", "stderr": ""}})),
+        HookEvent::PostToolUseFailure => overlay(bash, &json!({"error": "Command exited with non-zero status code 1"})),
+        HookEvent::Notification => json!({"message": "Claude needs your permission to use Bash", "notification_type": "permission_prompt"}),
+        HookEvent::UserPromptSubmit => json!({"prompt": "list the files"}),
+        HookEvent::Stop => json!({"stop_hook_active": false, "last_assistant_message": "Here are the files."}),
+        HookEvent::SubagentStart => json!({"agent_id": "agent-1", "agent_type": "general-purpose"}),
+        HookEvent::SubagentStop => json!({"stop_hook_active": false, "agent_id": "agent-1", "agent_type": "general-purpose"}),
+        HookEvent::PreCompact => json!({"trigger": "manual", "custom_instructions": ""}),
+        HookEvent::PostCompact => json!({"trigger": "manual"}),
+        HookEvent::SessionStart => json!({"source": "startup"}),
+        HookEvent::SessionEnd => json!({"reason": "other"}),
+    }
+}
+
+/// The probes certify sends for an event: the fields of each, in the documented form.
+pub fn probes(agent: Agent, event: HookEvent) -> Vec<Value> {
+    let mut probes = vec![default_fields(event)];
+    if event.is_tool_event() && agent == Agent::ClaudeCode {
+        // Claude Code's hooks see every tool, not only the shell: a file write too.
+        let write = json!({"tool_name": "Write", "tool_input": {"file_path": "/home/user/project/notes.md", "content": "# Notes\n"}});
+        let write = match event {
+            HookEvent::PostToolUse => overlay(write, &json!({"tool_response": {"filePath": "/home/user/project/notes.md", "success": true}})),
+            HookEvent::PostToolUseFailure => overlay(write, &json!({"error": "EACCES: permission denied"})),
+            _ => write,
+        };
+        probes.push(write);
+    }
+    probes
+}
+
+/// The whole stdin document for `event` with `fields` (documented form), as
+/// `profile`'s agent writes it. Under `documented` the common fields are the
+/// ones the hooks references list; each release adds its own, and reshapes
+/// `tool_response` (Codex: the command's output as a string).
+pub fn payload(agent: Agent, profile: Profile, event: HookEvent, fields: &Value) -> Value {
+    let runtime = profile != Profile::Documented;
+    let mut doc = Map::new();
+    let mut put = |k: &str, v: Value| {
+        doc.insert(k.to_string(), v);
+    };
+    match agent {
+        Agent::ClaudeCode => {
+            put("session_id", json!("5f1c2d3e-8a9b-4c0d-9e1f-2a3b4c5d6e7f"));
+            put("transcript_path", json!("/home/user/.claude/projects/-home-user-project/5f1c2d3e-8a9b-4c0d-9e1f-2a3b4c5d6e7f.jsonl"));
+            put("cwd", json!("/home/user/project"));
+            if runtime && event != HookEvent::SessionStart {
+                put("prompt_id", json!("8e05a8bb-10fd-4e41-9dbb-92d1d2dbf01e"));
+            }
+            if !matches!(event, HookEvent::SessionStart | HookEvent::SessionEnd) {
+                put("permission_mode", json!("default"));
+            }
+            if runtime && event.is_tool_event() {
+                put("effort", json!({"level": "medium"}));
+            }
+            put("hook_event_name", json!(event.name()));
+        }
+        Agent::Codex => {
+            put("session_id", json!("01a21f98-030b-7a80-8a81-03197c051829"));
+            if !matches!(event, HookEvent::SessionStart) {
+                put("turn_id", json!("01a21f98-031f-7b51-9b43-d860295ff071"));
+            }
+            put("transcript_path", json!("/home/user/.codex/sessions/2026/11/28/rollout-2026-11-28T00-39-45-01a21f98.jsonl"));
+            put("cwd", json!("/home/user/project"));
+            put("hook_event_name", json!(event.name()));
+            put("model", json!("gpt-5.5-codex"));
+            put("permission_mode", json!(if runtime { "bypassPermissions" } else { "default" }));
+        }
+    }
+    let mut doc = Value::Object(doc);
+    doc = overlay(doc, &reshaped(agent, profile, event, fields));
+    if event.is_tool_event() && doc.get("tool_use_id").is_none() {
+        let id = if agent == Agent::Codex { "call_61c2d4fb113c" } else { "toolu_4e77ca0b7f904e728431" };
+        if let Some(obj) = doc.as_object_mut() {
+            obj.insert("tool_use_id".into(), json!(id));
+        }
+    }
+    doc
+}
+
+/// The event's fields as the agent sends them: Codex shows its shell tool to
+/// hooks as `Bash` with the command only, and a tool's response as the
+/// command's output string; Claude Code sends the tool's own response object.
+fn reshaped(agent: Agent, profile: Profile, event: HookEvent, fields: &Value) -> Value {
+    let mut fields = fields.clone();
+    let Some(obj) = fields.as_object_mut() else { return fields };
+    if agent == Agent::Codex && profile != Profile::Documented {
+        if let Some(input) = obj.get_mut("tool_input").and_then(Value::as_object_mut) {
+            input.retain(|k, _| k == "command");
+        }
+        if let Some(response) = obj.get_mut("tool_response")
+            && !response.is_string()
+        {
+            let out = response.get("stdout").and_then(Value::as_str).map(|s| format!("{s}\n")).unwrap_or_else(|| response.to_string());
+            *response = json!(out);
+        }
+    }
+    if agent == Agent::ClaudeCode
+        && event == HookEvent::PostToolUse
+        && let Some(text) = obj.get("tool_response").and_then(Value::as_str).map(str::to_string)
+    {
+        obj.insert(
+            "tool_response".into(),
+            json!({"stdout": text, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}),
+        );
+    }
+    fields
+}
+
+/// Whether the agent ends the document with `\n` (Claude Code does, Codex does not).
+pub fn trailing_newline(agent: Agent) -> bool {
+    agent == Agent::ClaudeCode
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codex_shows_its_shell_as_bash_with_the_command_only_and_its_output_as_a_string() {
+        let fields = default_fields(HookEvent::PostToolUse);
+        let doc = payload(Agent::Codex, Profile::Codex0171, HookEvent::PostToolUse, &fields);
+        assert_eq!(doc["tool_input"], json!({"command": "ls -la"}));
+        assert_eq!(doc["tool_response"], json!("a.txt\nb.txt\n"));
+        assert_eq!(doc["tool_use_id"], json!("call_61c2d4fb113c"));
+        let claude = payload(Agent::ClaudeCode, Profile::ClaudeCode21332, HookEvent::PostToolUse, &fields);
+        assert_eq!(claude["tool_response"]["stdout"], json!("a.txt\nb.txt"));
+        assert_eq!(claude["effort"], json!({"level": "medium"}));
+    }
+
+    #[test]
+    fn a_string_response_reaches_claude_code_as_its_bash_result_object() {
+        let fields = json!({"tool_name": "Bash", "tool_input": {"command": "cat .env"}, "tool_response": "KEY=1"});
+        let doc = payload(Agent::ClaudeCode, Profile::Documented, HookEvent::PostToolUse, &fields);
+        assert_eq!(doc["tool_response"]["stdout"], json!("KEY=1"));
+        assert_eq!(doc["hook_event_name"], json!("PostToolUse"));
+    }
+}
