@@ -129,15 +129,16 @@ impl HookEvent {
         matches!(self, HookEvent::PreToolUse | HookEvent::PermissionRequest | HookEvent::PostToolUse | HookEvent::PostToolUseFailure)
     }
 
-    /// The decisions a hook on this event can bring about, as `--cases` names them.
+    /// The decisions a hook on this event can bring about, as `--cases` names them: `proceed`
+    /// (the agent goes on), `block` (the call, prompt or stop is blocked), `allow` (a tool call
+    /// is allowed without asking), `ask` (the user is asked), `stop` (`continue: false`).
     pub fn decisions(self) -> &'static [&'static str] {
         match self {
-            HookEvent::PreToolUse => &["proceed", "block", "allow", "ask"],
-            HookEvent::PermissionRequest => &["proceed", "block", "allow"],
-            HookEvent::PostToolUse | HookEvent::PostToolUseFailure | HookEvent::UserPromptSubmit => &["proceed", "block"],
-            HookEvent::Stop | HookEvent::SubagentStop => &["proceed", "block"],
-            HookEvent::PreCompact => &["proceed", "block"],
-            _ => &["proceed"],
+            HookEvent::PreToolUse => &["proceed", "block", "allow", "ask", "stop"],
+            HookEvent::PermissionRequest => &["proceed", "block", "allow", "stop"],
+            HookEvent::PostToolUse | HookEvent::PostToolUseFailure | HookEvent::UserPromptSubmit => &["proceed", "block", "stop"],
+            HookEvent::Stop | HookEvent::SubagentStop | HookEvent::PreCompact => &["proceed", "block", "stop"],
+            _ => &["proceed", "stop"],
         }
     }
 }

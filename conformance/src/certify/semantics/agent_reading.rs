@@ -113,6 +113,10 @@ pub fn read(run: &HookRun<'_>) -> Reading {
                 r.reason = Some(json_reason.unwrap_or_else(|| said.to_string()));
             }
             r.effect = blocking_effect(run.event);
+            if r.effect != Effect::Block && run.agent == Agent::Codex && run.profile != Profile::Documented {
+                // Codex gives exit 2 no meaning where nothing can be blocked: the run fails.
+                r.error = Some(format!("{} hook exited with code 2, which blocks nothing here", run.event.name()));
+            }
         }
         other => {
             let actual = match other {
@@ -170,6 +174,11 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
             let first = t.lines().next().unwrap_or_default();
             let actual = format!("the JSON object `{}` after other text (`{}`): read as plain text, so its decision is ignored", cut(line), cut(first));
             r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object and nothing else (logs go to stderr)", actual));
+        } else if !t.is_empty() && run.agent == Agent::Codex && matches!(run.event, HookEvent::Stop | HookEvent::SubagentStop) {
+            // Codex expects JSON from a stop hook that exits 0 with output.
+            let actual = format!("plain text (`{}`), which Codex refuses from a {} hook", cut(t), run.event.name());
+            r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "nothing, or one JSON object", actual.clone()));
+            r.error = Some(actual);
         } else {
             r.findings.push(Finding::pass(STDOUT_JSON));
             if !t.is_empty() && plain_text_is_context(run) {
@@ -197,9 +206,11 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
     read_object(run, &object, r);
 }
 
-/// Whether plain stdout is added to the conversation (Claude Code: for a prompt and a session start).
+/// Whether plain stdout is added to the conversation (both agents: for a prompt and a session
+/// start; Codex for a subagent's start too).
 fn plain_text_is_context(run: &HookRun<'_>) -> bool {
-    run.agent == Agent::ClaudeCode && matches!(run.event, HookEvent::UserPromptSubmit | HookEvent::SessionStart)
+    matches!(run.event, HookEvent::UserPromptSubmit | HookEvent::SessionStart)
+        || (run.agent == Agent::Codex && run.event == HookEvent::SubagentStart)
 }
 
 fn cut(s: &str) -> String {
@@ -242,6 +253,24 @@ impl Kind {
     }
 }
 
+/// Codex 0.171.0's output schema for an event (embedded in its binary; every object closed):
+/// its top-level keys, and its `hookSpecificOutput` keys when it has one.
+fn codex_schema(event: HookEvent) -> (&'static [&'static str], Option<&'static [&'static str]>) {
+    const PLAIN: &[&str] = &["continue", "stopReason", "suppressOutput", "systemMessage"];
+    const DECIDING: &[&str] = &["continue", "decision", "reason", "stopReason", "suppressOutput", "systemMessage"];
+    match event {
+        HookEvent::PreToolUse => {
+            (DECIDING, Some(&["hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"]))
+        }
+        HookEvent::PermissionRequest => (PLAIN, Some(&["hookEventName", "decision"])),
+        HookEvent::PostToolUse => (DECIDING, Some(&["hookEventName", "additionalContext", "updatedMCPToolOutput"])),
+        HookEvent::UserPromptSubmit => (DECIDING, Some(&["hookEventName", "additionalContext"])),
+        HookEvent::Stop | HookEvent::SubagentStop => (DECIDING, None),
+        HookEvent::SessionStart | HookEvent::SubagentStart => (PLAIN, Some(&["hookEventName", "additionalContext"])),
+        _ => (PLAIN, None),
+    }
+}
+
 /// The `hookSpecificOutput` fields an event takes.
 fn specific_fields(event: HookEvent) -> &'static [(&'static str, Kind)] {
     match event {
@@ -269,10 +298,11 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
             wrong.push(format!("`{key}` is {} (expected {})", super::describe(Some(v)), kind.name()));
         }
     }
+    let approve = !codex || run.event == HookEvent::PreToolUse;
     if let Some(d) = o.get("decision").and_then(Value::as_str)
-        && !["approve", "block"].contains(&d)
+        && !(d == "block" || (approve && d == "approve"))
     {
-        wrong.push(format!("`decision` is \"{d}\" (expected \"block\"{})", if codex { "" } else { " or \"approve\"" }));
+        wrong.push(format!("`decision` is \"{d}\" (expected \"block\"{})", if approve { " or \"approve\"" } else { "" }));
     }
     let specific = o.get("hookSpecificOutput").and_then(Value::as_object);
     if let Some(s) = specific {
@@ -286,14 +316,33 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
     }
     // Codex's output schemas are closed (additionalProperties: false): an unknown key fails them.
     let unknown: Vec<String> = if codex {
-        let mut u: Vec<String> = o.keys().filter(|k| !COMMON.iter().any(|(c, _)| c == k)).map(|k| format!("`{k}`")).collect();
-        if let Some(s) = specific {
-            u.extend(s.keys().filter(|k| !specific_fields(run.event).iter().any(|(c, _)| c == k)).map(|k| format!("`hookSpecificOutput.{k}`")));
+        let (top, inner) = codex_schema(run.event);
+        let mut u: Vec<String> =
+            o.keys().filter(|k| !top.contains(&k.as_str()) && !(inner.is_some() && *k == "hookSpecificOutput")).map(|k| format!("`{k}`")).collect();
+        if let (Some(s), Some(inner)) = (specific, inner) {
+            u.extend(s.keys().filter(|k| !inner.contains(&k.as_str())).map(|k| format!("`hookSpecificOutput.{k}`")));
         }
         u
     } else {
         Vec::new()
     };
+    // A field written where it does not belong is lost in both agents (Claude Code ignores it).
+    let misplaced: Vec<String> = {
+        let inner: Vec<&str> = specific_fields(run.event).iter().map(|(k, _)| *k).filter(|k| *k != "hookEventName").collect();
+        let mut m: Vec<String> =
+            o.keys().filter(|k| inner.contains(&k.as_str())).map(|k| format!("`{k}` belongs in hookSpecificOutput")).collect();
+        if let Some(s) = specific {
+            m.extend(
+                s.keys()
+                    .filter(|k| COMMON.iter().any(|(c, _)| c == k) && !inner.contains(&k.as_str()))
+                    .map(|k| format!("`hookSpecificOutput.{k}` belongs at the top level")),
+            );
+        }
+        m
+    };
+    if !misplaced.is_empty() && !codex {
+        wrong.extend(misplaced);
+    }
     if !unknown.is_empty() {
         wrong.push(format!("{} not in {}'s output schema for {} (its schemas allow no other key)", unknown.join(", "), run.agent.name(), run.event.name()));
     }
@@ -337,13 +386,16 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
 /// What Codex 0.171.0 refuses (the hook run fails, and the call goes on): the
 /// messages are the binary's own.
 fn codex_unsupported(event: HookEvent, o: &Map<String, Value>, specific: Option<&Map<String, Value>>) -> Option<String> {
-    if o.get("continue") == Some(&Value::Bool(false)) {
+    let tool_call = matches!(event, HookEvent::PreToolUse | HookEvent::PermissionRequest);
+    if tool_call && o.get("continue") == Some(&Value::Bool(false)) {
         return Some("unsupported continue:false".into());
     }
-    if o.get("suppressOutput") == Some(&Value::Bool(true)) {
+    if matches!(event, HookEvent::PreToolUse | HookEvent::PermissionRequest | HookEvent::PostToolUse)
+        && o.get("suppressOutput") == Some(&Value::Bool(true))
+    {
         return Some("unsupported suppressOutput".into());
     }
-    if o.get("stopReason").is_some_and(|v| !v.is_null()) {
+    if tool_call && o.get("stopReason").is_some_and(|v| !v.is_null()) {
         return Some("unsupported stopReason".into());
     }
     let decision = o.get("decision").and_then(Value::as_str);
@@ -354,23 +406,37 @@ fn codex_unsupported(event: HookEvent, o: &Map<String, Value>, specific: Option<
     if decision == Some("block") && !nonempty(o.get("reason")) {
         return Some("decision:block without a non-empty reason".into());
     }
-    if event == HookEvent::PreToolUse
-        && let Some(s) = specific
-    {
-        match s.get("permissionDecision").and_then(Value::as_str) {
-            // allow is taken only to rewrite the call (with updatedInput).
-            Some("allow") if s.get("updatedInput").is_none() => return Some("unsupported permissionDecision:allow".into()),
-            Some("allow") => return None,
-            Some("ask") => return Some("unsupported permissionDecision:ask".into()),
-            Some("deny") if !nonempty(s.get("permissionDecisionReason")) => {
-                return Some("permissionDecision:deny without a non-empty permissionDecisionReason".into());
+    if decision.is_none() && o.get("reason").is_some_and(|v| !v.is_null()) && o.get("continue") != Some(&Value::Bool(false)) {
+        return Some("reason without decision".into());
+    }
+    let s = specific?;
+    match event {
+        HookEvent::PreToolUse => {
+            match s.get("permissionDecision").and_then(Value::as_str) {
+                // allow is taken only to rewrite the call (with updatedInput).
+                Some("allow") if s.get("updatedInput").is_none() => return Some("unsupported permissionDecision:allow".into()),
+                Some("ask") => return Some("unsupported permissionDecision:ask".into()),
+                Some("deny") if !nonempty(s.get("permissionDecisionReason")) => {
+                    return Some("permissionDecision:deny without a non-empty permissionDecisionReason".into());
+                }
+                None if s.get("permissionDecisionReason").is_some() => return Some("permissionDecisionReason without permissionDecision".into()),
+                None if s.get("updatedInput").is_some() => return Some("updatedInput without permissionDecision:allow".into()),
+                _ => {}
             }
-            Some("deny") | None => {}
-            Some(other) => return Some(format!("unsupported permissionDecision:{other}")),
         }
-        if s.get("updatedInput").is_some() {
-            return Some("updatedInput without permissionDecision:allow".into());
+        HookEvent::PostToolUse if s.get("updatedMCPToolOutput").is_some() => return Some("unsupported updatedMCPToolOutput".into()),
+        HookEvent::PermissionRequest => {
+            let d = s.get("decision");
+            for key in ["updatedInput", "updatedPermissions"] {
+                if d.and_then(|d| d.get(key)).is_some() {
+                    return Some(format!("unsupported {key}"));
+                }
+            }
+            if d.and_then(|d| d.get("interrupt")) == Some(&Value::Bool(true)) {
+                return Some("unsupported interrupt:true".into());
+            }
         }
+        _ => {}
     }
     None
 }
@@ -379,7 +445,7 @@ fn codex_unsupported(event: HookEvent, o: &Map<String, Value>, specific: Option<
 fn decide(run: &HookRun<'_>, o: &Map<String, Value>, specific: Option<&Map<String, Value>>, r: &mut Reading) {
     let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string).filter(|s| !s.is_empty());
     r.context = specific.and_then(|s| text(s.get("additionalContext")));
-    if run.agent == Agent::ClaudeCode && o.get("continue") == Some(&Value::Bool(false)) {
+    if o.get("continue") == Some(&Value::Bool(false)) {
         r.effect = Effect::Stop;
         r.reason = text(o.get("stopReason"));
         return;
@@ -387,6 +453,12 @@ fn decide(run: &HookRun<'_>, o: &Map<String, Value>, specific: Option<&Map<Strin
     if let Some(reason) = block_reason(o) {
         r.effect = blocking_effect(run.event);
         r.reason = (r.effect == Effect::Block).then_some(reason);
+        return;
+    }
+    if run.agent == Agent::ClaudeCode && matches!(run.event, HookEvent::Stop | HookEvent::SubagentStop) && r.context.is_some() {
+        // Claude Code 2.1.332 goes on working with a stop hook's context as feedback, like a block.
+        r.effect = Effect::Block;
+        r.reason = r.context.take();
         return;
     }
     if run.event == HookEvent::PreToolUse

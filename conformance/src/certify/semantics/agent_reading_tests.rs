@@ -143,10 +143,29 @@ fn after_the_tool_and_around_the_prompt() {
         assert_eq!((r.effect, r.context.as_deref()), (Effect::Proceed, Some("C1")));
         let blocked = run(who, HookEvent::PostToolUse, 0, r#"{"decision":"block","reason":"R1"}"#, "");
         assert_eq!((blocked.effect, blocked.reason.as_deref()), (Effect::Block, Some("R1")));
-        // A session start cannot be blocked.
         assert_eq!(run(who, HookEvent::SessionStart, 2, "", "nope").effect, Effect::Proceed);
     }
-    // Plain stdout on a prompt is context to Claude Code only.
-    assert_eq!(run(CLAUDE, HookEvent::UserPromptSubmit, 0, "P1\n", "").context.as_deref(), Some("P1"));
-    assert_eq!(run(CODEX, HookEvent::UserPromptSubmit, 0, "P1\n", "").context, None);
+    // Plain stdout on a prompt is context; on a stop, Codex refuses it (it wants JSON there).
+    for who in [CLAUDE, CODEX] {
+        assert_eq!(run(who, HookEvent::UserPromptSubmit, 0, "P1\n", "").context.as_deref(), Some("P1"));
+    }
+    assert_eq!(run(CLAUDE, HookEvent::Stop, 0, "P1\n", "").error, None);
+    assert_eq!(failed(&run(CODEX, HookEvent::Stop, 0, "P1\n", "")), ["AGENT-HOOK-STDOUT-JSON"]);
+    // Codex's stop schema has no hookSpecificOutput at all.
+    let stop_ctx = r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"C1"}}"#;
+    assert_eq!(failed(&run(CODEX, HookEvent::Stop, 0, stop_ctx, "")), ["AGENT-HOOK-OUTPUT-SCHEMA"]);
+    // A session start cannot be blocked: Codex fails the run, Claude Code shows stderr to the user.
+    assert!(run(CODEX, HookEvent::SessionStart, 2, "", "nope").error.is_some());
+    assert!(run(CLAUDE, HookEvent::SessionStart, 2, "", "nope").error.is_none());
+}
+
+#[test]
+fn a_field_in_the_wrong_place_is_lost_and_fails_the_schema() {
+    let top = r#"{"additionalContext":"C1"}"#;
+    let r = run(CLAUDE, HookEvent::PostToolUse, 0, top, "");
+    assert_eq!((r.context.as_deref(), failed(&r)), (None, vec!["AGENT-HOOK-OUTPUT-SCHEMA"]));
+    assert_eq!(failed(&run(CODEX, HookEvent::PostToolUse, 0, top, "")), ["AGENT-HOOK-OUTPUT-SCHEMA"]);
+    // Claude Code continues after a stop hook that gives context.
+    let stop = run(CLAUDE, HookEvent::Stop, 0, r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"C1"}}"#, "");
+    assert_eq!((stop.effect, stop.reason.as_deref()), (Effect::Block, Some("C1")));
 }
