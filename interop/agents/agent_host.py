@@ -17,7 +17,9 @@ traffic switched off (interop/agents/README.md). The printed JSON says:
     requests     the model requests the agent made
     tool_result  what the model got back for the call (text, and is_error for Claude Code)
     context      text the agent added to the conversation after the call (hook feedback)
-    exit, stdout, stderr_tail   the agent's own
+    hooks        how each hook run ended, as the agent says (Claude Code: success, error,
+                 cancelled; Codex: Completed, Blocked, Failed)
+    exit, stdout, stderr_tail   the agent's own (stdout: its final answer)
     payloads     every JSON document the hook received on stdin
 
 Exit status: 0 when the agent ran (whatever it did), 2 for a usage error or
@@ -87,7 +89,10 @@ def run_claude(work: Path, url: str, event: str, command: str, timeout_s: int) -
         "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
     }
-    return subprocess.run([str(BIN / "claude"), "-p", "list the files", "--allowedTools", "Bash"], cwd=work / "project",
+    # stream-json with hook events: the only place Claude Code says how each hook run ended.
+    argv = [str(BIN / "claude"), "-p", "list the files", "--allowedTools", "Bash",
+            "--output-format", "stream-json", "--verbose", "--include-hook-events"]
+    return subprocess.run(argv, cwd=work / "project",
                           env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
 
 
@@ -138,6 +143,42 @@ def after_the_call(agent: str, journal: list[dict]) -> tuple[dict | None, list[s
     return result, context
 
 
+def hook_runs(agent: str, stdout: str, stderr: str) -> list[dict]:
+    """How each hook run ended, as the agent reports it: Claude Code's `hook_response`
+    events (outcome success, error or cancelled), Codex's `hook: EVENT STATUS` lines
+    (Completed, Blocked or Failed) on stderr."""
+    runs = []
+    if agent == "claude-code":
+        for line in stdout.splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict) and event.get("subtype") == "hook_response":
+                runs.append({"event": event.get("hook_event"), "status": event.get("outcome"), "exit_code": event.get("exit_code"),
+                             "stderr": event.get("stderr", "")})
+        return runs
+    for line in stderr.splitlines():
+        parts = line.strip().split(" ")
+        if len(parts) == 3 and parts[0] == "hook:":
+            runs.append({"event": parts[1], "status": parts[2]})
+    return runs
+
+
+def final_text(agent: str, stdout: str) -> str:
+    """The agent's last answer as its plain-text mode prints it."""
+    if agent != "claude-code":
+        return stdout
+    for line in reversed(stdout.splitlines()):
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and event.get("type") == "result":
+            return str(event.get("result", ""))
+    return ""
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agent", required=True, choices=sorted(VERSIONS))
@@ -182,7 +223,8 @@ def main() -> int:
         print(json.dumps({
             "agent": args.agent, "version": VERSIONS[args.agent], "event": args.event,
             "tool_ran": marker.exists(), "requests": len(journal), "tool_result": result, "context": context,
-            "exit": run.returncode, "stdout": run.stdout, "stderr_tail": run.stderr[-2000:],
+            "exit": run.returncode, "stdout": final_text(args.agent, run.stdout),
+            "hooks": hook_runs(args.agent, run.stdout, run.stderr), "stderr_tail": run.stderr[-2000:],
             "elapsed_ms": int((time.monotonic() - start) * 1000), "payloads": payloads,
         }))
     return 0

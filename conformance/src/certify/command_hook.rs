@@ -19,6 +19,7 @@ use super::{CertifyError, Options};
 
 /// The checks only some answers decide, and why an answer that did not is no failure.
 const DECIDED_BY_SOME: &[(CheckId, &str)] = &[
+    ("AGENT-HOOK-STDOUT-JSON", "the hook never exited 0, the only status whose stdout is read"),
     ("AGENT-HOOK-EXIT2-STDERR", "the hook never exited 2"),
     ("AGENT-HOOK-EVENT-NAME", "no answer carried hookSpecificOutput"),
     ("AGENT-HOOK-OUTPUT-SCHEMA", "no answer was a JSON object"),

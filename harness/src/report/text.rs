@@ -71,8 +71,13 @@ pub fn render(report: &Report, color: bool) -> String {
     for profile in &report.profiles {
         let _ = writeln!(out, "\n{}", p.bold(&format!("profile {profile}")));
         let checks: Vec<&CheckResult> = report.checks.iter().filter(|c| &c.profile == profile).collect();
-        let mut groups: Vec<_> = checks.iter().map(|c| c.group).collect();
-        groups.dedup();
+        // Each group once, where its first check comes (root causes are listed first).
+        let mut groups = Vec::new();
+        for c in &checks {
+            if !groups.contains(&c.group) {
+                groups.push(c.group);
+            }
+        }
         for group in groups {
             let in_group: Vec<&&CheckResult> = checks.iter().filter(|c| c.group == group).collect();
             let _ = writeln!(out, "  {}", p.bold(group.title()));

@@ -170,9 +170,18 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
     let t = trimmed(run.agent, stdout);
     if !taken_as_json(run, t) {
         // Plain text: harmless, unless a JSON decision is in it that the agent will never see.
-        if let Some(line) = t.lines().map(str::trim).find(|l| l.starts_with('{') && serde_json::from_str::<Map<String, Value>>(l).is_ok()) {
+        let hidden = t.lines().map(str::trim).find(|l| {
+            let l = l.trim_start_matches('\u{feff}');
+            l.starts_with('{') && serde_json::from_str::<Map<String, Value>>(l).is_ok()
+        });
+        if let Some(line) = hidden {
             let first = t.lines().next().unwrap_or_default();
-            let actual = format!("the JSON object `{}` after other text (`{}`): read as plain text, so its decision is ignored", cut(line), cut(first));
+            let before = if line.starts_with('\u{feff}') {
+                "a byte-order mark (U+FEFF) before it".to_string()
+            } else {
+                format!("other text (`{}`) around it", cut(first))
+            };
+            let actual = format!("the JSON object `{}` with {before}: read as plain text, so its decision is ignored", cut(line));
             r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object and nothing else (logs go to stderr)", actual));
         } else if !t.is_empty() && run.agent == Agent::Codex && matches!(run.event, HookEvent::Stop | HookEvent::SubagentStop) {
             // Codex expects JSON from a stop hook that exits 0 with output.

@@ -75,6 +75,7 @@ fn braces_bom_and_arrays_are_read_as_each_agent_reads_them() {
     let bom = "\u{feff}{\"decision\":\"block\",\"reason\":\"R1\"}";
     assert_eq!(pre(CLAUDE, 0, bom, "").effect, Effect::Block);
     assert_eq!(pre(CODEX, 0, bom, "").effect, Effect::Proceed);
+    assert_eq!(failed(&pre(CODEX, 0, bom, "")), ["AGENT-HOOK-STDOUT-JSON"]);
     // An array: plain text to Claude Code, invalid output to Codex.
     assert_eq!(pre(CLAUDE, 0, "[]", "").error, None);
     assert!(pre(CODEX, 0, "[]", "").error.is_some());

@@ -1,0 +1,214 @@
+"""agents: generated command hooks, each run through the real Claude Code and
+Codex CLI (interop/agents/agent_host.py, headless and offline against
+`proctor mock-provider`) and through `proctor certify` under that agent's
+profile, verdict against outcome.
+
+The rule is the differential comparison's: proctor's verdict is "conformant"
+if and only if the agent did what the hook meant (the genome knows its
+intent) with no hook error. A hook is drawn as an event, an intent (go on,
+block with a reason, allow, add context), the channel it uses (a JSON
+decision, hookSpecificOutput, exit 2 with stderr, plain text ...) and a few
+genes that may or may not break it (a banner before the JSON, the reason on
+stdout after exit 2, no hookEventName, an echoed payload key, exit 1 ...).
+The hook is a small sh script that writes fixed bytes, so both sides see
+exactly the same answer.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .runtime import ROOT, Comparison
+
+AGENT_HOST = ROOT / "interop" / "agents" / "agent_host.py"
+PROFILES = {"claude-code": "claude-code@2.1.332", "codex": "codex@0.171.0"}
+FAMILIES = {"claude-code": "claude-code-hook", "codex": "codex-hook"}
+INTENTS = {
+    "PreToolUse": ["proceed", "block", "block", "allow", "context"],
+    "PostToolUse": ["proceed", "block", "context"],
+    "UserPromptSubmit": ["proceed", "block"],
+    "Stop": ["proceed", "block"],
+    "SessionStart": ["proceed"],
+}
+REASON = "R-no-shell-today"
+CONTEXT = "C-remember-the-style-guide"
+# Genes that change the bytes; some break the hook in one agent, some in both, some in neither.
+GENES = ["banner", "trailer", "no-event-name", "wrong-event-name", "echo-key", "key-case", "empty-reason", "reason-to-stdout",
+         "exit1", "bom", "pretty", "crlf", "stderr-noise", "two-docs", "number-reason", "misplaced"]
+
+
+@dataclass
+class Hook:
+    event: str
+    intent: str
+    channel: str
+    genes: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return f"{self.event}/{self.intent}/{self.channel}" + "".join(f"+{g}" for g in self.genes)
+
+    def answer(self) -> tuple[bytes, bytes, int]:
+        """The hook's stdout, stderr and exit status."""
+        reason = "" if "empty-reason" in self.genes else REASON
+        reason_value: object = 5 if "number-reason" in self.genes else reason
+        doc: dict | None = None
+        stdout, stderr, code = "", "", 0
+        specific_name = "PostToolUse" if "wrong-event-name" in self.genes and self.event != "PostToolUse" else self.event
+        if self.intent == "block" and self.channel == "exit2":
+            stderr, code = reason + "\n", 2
+            if "reason-to-stdout" in self.genes:
+                stdout, stderr = reason + "\n", ""
+        elif self.intent == "block" and self.channel == "deny":
+            doc = {"hookSpecificOutput": {"hookEventName": specific_name, "permissionDecision": "deny", "permissionDecisionReason": reason_value}}
+        elif self.intent == "block":
+            doc = {"decision": "block", "reason": reason_value}
+        elif self.intent == "allow":
+            doc = {"decision": "approve"} if self.channel == "approve" else {
+                "hookSpecificOutput": {"hookEventName": specific_name, "permissionDecision": "allow"}}
+        elif self.intent == "context":
+            doc = {"hookSpecificOutput": {"hookEventName": specific_name, "additionalContext": CONTEXT}}
+            if "misplaced" in self.genes:
+                doc = {"additionalContext": CONTEXT}
+        elif self.channel == "plain":
+            stdout = "checked.\n"
+        elif self.channel == "empty-json":
+            doc = {}
+        elif self.channel == "continue":
+            doc = {"continue": True}
+        elif self.channel == "system-message":
+            doc = {"systemMessage": "hook ran"}
+        if doc is not None:
+            if "no-event-name" in self.genes and "hookSpecificOutput" in doc:
+                doc["hookSpecificOutput"].pop("hookEventName", None)
+            if "echo-key" in self.genes:
+                doc["hook_event_name"] = self.event
+            if "key-case" in self.genes and "decision" in doc:
+                doc["Decision"] = doc.pop("decision")
+            text = json.dumps(doc, indent=2 if "pretty" in self.genes else None)
+            stdout = text + ("\r\n" if "crlf" in self.genes else "\n")
+            if "two-docs" in self.genes:
+                stdout += text + "\n"
+        if "banner" in self.genes:
+            stdout = "gate v1 starting\n" + stdout
+        if "trailer" in self.genes and stdout:
+            stdout += "done.\n"
+        if "bom" in self.genes:
+            stdout = "\ufeff" + stdout
+        if "stderr-noise" in self.genes and code == 0:
+            stderr += "debug: checked the call\n"
+        if "exit1" in self.genes:
+            code = 1
+            stderr = stderr or "Traceback: KeyError: 'tool_response'\n"
+        return stdout.encode(), stderr.encode(), code
+
+    def decision(self) -> str:
+        return {"block": "block", "allow": "allow"}.get(self.intent, "proceed")
+
+
+def draw(rng: random.Random) -> Hook:
+    event = rng.choice(list(INTENTS))
+    intent = rng.choice(INTENTS[event])
+    channel = {
+        "block": rng.choice(["json", "exit2"] + (["deny"] if event == "PreToolUse" else [])),
+        "allow": rng.choice(["hso", "approve"]),
+        "context": "hso",
+        "proceed": rng.choice(["silent", "empty-json", "plain", "continue", "system-message"]),
+    }[intent]
+    genes = rng.sample(GENES, k=rng.choice([0, 0, 1, 1, 2]))
+    return Hook(event, intent, channel, sorted(genes))
+
+
+def write_hook(work: Path, hook: Hook) -> Path:
+    work.mkdir(parents=True, exist_ok=True)
+    out, err, code = hook.answer()
+    (work / "stdout.bin").write_bytes(out)
+    (work / "stderr.bin").write_bytes(err)
+    script = work / "hook.sh"
+    script.write_text(f'cat >/dev/null\ncat "{work}/stdout.bin"\ncat "{work}/stderr.bin" >&2\nexit {code}\n')
+    (work / "cases.yaml").write_text(json.dumps({"cases": [{"name": hook.name, "request": {}, "expect": {"decision": hook.decision()}}]}))
+    (work / "hook.json").write_text(json.dumps(hook.__dict__))
+    return script
+
+
+def errored(agent: str, runs: list[dict]) -> bool:
+    """A hook run the agent calls a failure (Claude Code: error that is not a blocking exit 2)."""
+    if agent == "claude-code":
+        return any(r.get("status") in ("error", "cancelled") and r.get("exit_code") != 2 for r in runs)
+    return any(r.get("status") == "Failed" for r in runs)
+
+
+def reached(agent: str, hook: Hook, seen: dict) -> tuple[bool, str]:
+    """Whether the agent did what the hook meant, and what it did instead."""
+    runs = [r for r in seen.get("hooks", []) if r.get("event") == hook.event]
+    result = (seen.get("tool_result") or {}).get("text") or ""
+    context = " ".join(seen.get("context") or [])
+    ran, requests = seen.get("tool_ran"), seen.get("requests", 0)
+    if errored(agent, runs):
+        return False, f"hook error ({runs})"
+    e, i = hook.event, hook.intent
+    if i == "block":
+        ok = {
+            "PreToolUse": not ran and REASON in result,
+            "PostToolUse": (REASON in context) if agent == "claude-code" else result.strip() == REASON,
+            "UserPromptSubmit": requests == 0,
+            "Stop": requests > 2,
+        }[e]
+    elif i == "context":
+        ok = ran and CONTEXT in context
+    elif i == "allow":
+        ok = bool(ran)
+    else:
+        ok = {
+            "PreToolUse": ran, "SessionStart": ran,
+            "PostToolUse": ran and "a.txt" in result and REASON not in context,
+            "UserPromptSubmit": requests >= 2, "Stop": requests == 2,
+        }[e]
+    return bool(ok), "as meant" if ok else f"tool_ran={ran} requests={requests} result={result[:80]!r} context={context[:80]!r}"
+
+
+def run_agent(proctor: str, agent: str, hook: Hook, script: Path) -> dict:
+    out = subprocess.run([sys.executable, str(AGENT_HOST), "--agent", agent, "--event", hook.event, "--timeout-s", "5", "--proctor", proctor,
+                          "--", "sh", str(script)], capture_output=True, text=True, timeout=240)
+    try:
+        return json.loads(out.stdout)
+    except json.JSONDecodeError:
+        return {"error": out.stderr[-400:] or "agent_host printed nothing"}
+
+
+def certify(proctor: str, agent: str, hook: Hook, script: Path) -> tuple[bool, list[str]]:
+    cmd = [proctor, "certify", "--no-progress", "--jobs", "1", "--format", "json", "--protocol", FAMILIES[agent], "--role", hook.event,
+           "--profile", PROFILES[agent], "--timeout-ms", "4000", "--cases", str(script.parent / "cases.yaml"), "--", "sh", str(script)]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    try:
+        report = json.loads(out.stdout)
+    except json.JSONDecodeError:
+        return False, [f"certify printed no report (exit {out.returncode}): {out.stderr[-300:]}"]
+    failed = [c["id"] + (f" ({c['case']})" if c.get("case") else "") for c in report.get("checks", []) if c.get("status") == "fail"]
+    return report.get("verdict") == "conformant", failed
+
+
+def compare(proctor: str, agent: str, hook: Hook, work: Path) -> Comparison:
+    script = write_hook(work, hook)
+    seen = run_agent(proctor, agent, hook, script)
+    label = f"{agent}: {hook.name}"
+    if "error" in seen:
+        return Comparison("agents", label, False, f"agent_host failed: {seen['error']}")
+    meant, how = reached(agent, hook, seen)
+    conformant, failed = certify(proctor, agent, hook, script)
+    detail = f"{agent} {'did what the hook meant' if meant else 'did not: ' + how}; proctor: " + (
+        "conformant" if conformant else "nonconformant (" + ", ".join(failed) + ")")
+    return Comparison("agents", label, conformant == meant, detail)
+
+
+def agents(proctor: str, pool, count: int, seed: int, work: Path) -> list[Comparison]:
+    """`count` drawn hooks, each through both agents."""
+    rng = random.Random(seed)
+    hooks = [draw(rng) for _ in range(count)]
+    jobs = [(agent, i, h) for i, h in enumerate(hooks) for agent in ("claude-code", "codex")]
+    return list(pool.map(lambda j: compare(proctor, j[0], j[2], work / f"{j[1]:03}-{j[0]}"), jobs))
