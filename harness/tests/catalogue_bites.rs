@@ -438,7 +438,65 @@ const BITES: &[Bite] = &[
     },
 ];
 
+/// Agent command hooks answer with an exit status, stdout and stderr: each row is two small
+/// sh scripts (they have read their stdin), one failing the check and one passing it.
+struct ShBite {
+    check: &'static str,
+    certify: &'static [&'static str],
+    passing: &'static str,
+    failing: &'static str,
+}
+
+const CLAUDE_PRE: &[&str] = &["--protocol", "claude-code-hook", "--role", "PreToolUse"];
+const CODEX_PRE: &[&str] = &["--protocol", "codex-hook", "--role", "PreToolUse"];
+const DENY: &str = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'"#;
+
+const SH_BITES: &[ShBite] = &[
+    ShBite { check: "AGENT-HOOK-EXIT-STATUS", certify: CLAUDE_PRE, passing: "exit 0", failing: "echo 'KeyError' >&2; exit 1" },
+    ShBite { check: "AGENT-HOOK-EXIT2-STDERR", certify: CODEX_PRE, passing: "echo no >&2; exit 2", failing: "echo no; exit 2" },
+    ShBite { check: "AGENT-HOOK-STDOUT-JSON", certify: CLAUDE_PRE, passing: DENY, failing: "echo 'gate v1'; echo '{\"decision\":\"block\",\"reason\":\"no\"}'" },
+    ShBite {
+        check: "AGENT-HOOK-OUTPUT-SCHEMA",
+        certify: CODEX_PRE,
+        passing: r#"echo '{"decision":"block","reason":"no"}'"#,
+        failing: r#"echo '{"decision":"block","reason":"no","session_id":"s"}'"#,
+    },
+    ShBite {
+        check: "AGENT-HOOK-EVENT-NAME",
+        certify: CLAUDE_PRE,
+        passing: DENY,
+        failing: r#"echo '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}'"#,
+    },
+    ShBite {
+        check: "AGENT-HOOK-SUPPORTED-OUTPUT",
+        certify: CODEX_PRE,
+        passing: DENY,
+        failing: r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"#,
+    },
+];
+
+fn sh_bite(check: &str) {
+    let row = SH_BITES.iter().find(|b| b.check == check).unwrap_or_else(|| panic!("no sh bite row for {check}"));
+    for (script, fails) in [(row.failing, true), (row.passing, false)] {
+        let mut f = tempfile::NamedTempFile::new().expect("temp hook");
+        writeln!(f, "cat >/dev/null\n{script}").expect("write hook");
+        let argv = vec!["sh".to_string(), f.path().display().to_string()];
+        let (_, report, _) = certify_json(row.certify, &argv);
+        let found = results(&report, check);
+        assert!(!found.is_empty(), "{check} did not run with `{script}`");
+        let ok = if fails {
+            found.iter().any(|c| c["status"] == "fail" && c["detail"]["outcome"] == "fail")
+        } else {
+            found.iter().all(|c| c["status"] == "pass")
+        };
+        assert!(ok, "{check} did not {} against `{script}`:\n{}", if fails { "fail" } else { "pass" }, problems(&report));
+    }
+}
+
 fn bite(check: &str) {
+    if SH_BITES.iter().any(|b| b.check == check) {
+        return sh_bite(check);
+    }
     let row = BITES.iter().find(|b| b.check == check).unwrap_or_else(|| panic!("no bite row for {check}"));
     let cases_file = row.cases.map(|yaml| {
         let mut f = tempfile::NamedTempFile::new().expect("temp cases file");
@@ -478,7 +536,12 @@ fn bite(check: &str) {
 fn every_check_in_the_catalogue_has_a_bite_row() {
     // Runtime checks judge records, not plugins: harness/tests/verify.rs bites them.
     let missing: Vec<&str> =
-        CATALOGUE.iter().filter(|c| c.group != Group::Runtime).map(|c| c.id).filter(|id| !BITES.iter().any(|b| b.check == *id)).collect();
+        CATALOGUE
+            .iter()
+            .filter(|c| c.group != Group::Runtime)
+            .map(|c| c.id)
+            .filter(|id| !BITES.iter().any(|b| b.check == *id) && !SH_BITES.iter().any(|b| b.check == *id))
+            .collect();
     assert!(missing.is_empty(), "checks without a failing and a passing plugin: {missing:?}");
     let stale: Vec<&str> = BITES.iter().map(|b| b.check).filter(|id| !CATALOGUE.iter().any(|c| c.id == *id)).collect();
     assert!(stale.is_empty(), "bite rows for checks that do not exist: {stale:?}");
@@ -540,4 +603,10 @@ bites! {
     promptkit_key_spelling => "PROMPTKIT-KEY-SPELLING",
     case_decision => "CASE-DECISION",
     case_require => "CASE-REQUIRE",
+    agent_hook_exit_status => "AGENT-HOOK-EXIT-STATUS",
+    agent_hook_exit2_stderr => "AGENT-HOOK-EXIT2-STDERR",
+    agent_hook_stdout_json => "AGENT-HOOK-STDOUT-JSON",
+    agent_hook_output_schema => "AGENT-HOOK-OUTPUT-SCHEMA",
+    agent_hook_event_name => "AGENT-HOOK-EVENT-NAME",
+    agent_hook_supported_output => "AGENT-HOOK-SUPPORTED-OUTPUT",
 }

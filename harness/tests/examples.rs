@@ -185,3 +185,50 @@ fn a_check_left_out_sends_none_of_its_probes() {
     let exchanges = |r: &serde_json::Value| r["summary"]["exchanges"].as_u64().unwrap();
     assert!(exchanges(&without) < exchanges(&all), "{} vs {}", exchanges(&without), exchanges(&all));
 }
+
+#[test]
+fn agent_hook_examples_are_conformant_under_both_agents() {
+    for family in ["claude-code-hook", "codex-hook"] {
+        conformant(
+            &["--protocol", family, "--role", "PreToolUse", "--cases", "examples/agent-hooks/bash_guard.cases.yaml"],
+            "python3",
+            "examples/agent-hooks/bash_guard.py",
+        );
+        conformant(
+            &["--protocol", family, "--role", "PostToolUse", "--cases", "examples/agent-hooks/secret_scan.cases.yaml"],
+            "python3",
+            "examples/agent-hooks/secret_scan.py",
+        );
+    }
+}
+
+/// Each broken hook of issue 33's bug classes fails the check its header names, under the
+/// families whose agent it breaks.
+#[test]
+fn broken_agent_hooks_fail_the_check_they_promise() {
+    let rows: &[(&str, &str, &str, &str, &str)] = &[
+        ("claude-code-hook", "PreToolUse", "python3", "examples/broken/banner_hook.py", "AGENT-HOOK-STDOUT-JSON"),
+        ("codex-hook", "PreToolUse", "python3", "examples/broken/banner_hook.py", "AGENT-HOOK-STDOUT-JSON"),
+        ("codex-hook", "PreToolUse", "python3", "examples/broken/echo_hook.py", "AGENT-HOOK-OUTPUT-SCHEMA"),
+        ("codex-hook", "PreToolUse", "sh", "examples/broken/exit2_stdout_hook.sh", "AGENT-HOOK-EXIT2-STDERR"),
+        ("claude-code-hook", "PreToolUse", "sh", "examples/broken/exit2_stdout_hook.sh", "AGENT-HOOK-EXIT2-STDERR"),
+        ("claude-code-hook", "PreToolUse", "python3", "examples/broken/nameless_hook.py", "AGENT-HOOK-EVENT-NAME"),
+        ("codex-hook", "PreToolUse", "python3", "examples/broken/nameless_hook.py", "AGENT-HOOK-EVENT-NAME"),
+    ];
+    for (family, event, interp, hook, check) in rows {
+        let (code, report, _) = certify_json(&["--protocol", family, "--role", event], &argv(interp, hook));
+        assert_eq!(code, 1, "{hook} under {family}:\n{}", problems(&report));
+        fails(&report, check, None);
+    }
+    // An echoed payload is only extra keys to Claude Code, which ignores them.
+    let (_, report, _) = certify_json(&["--protocol", "claude-code-hook", "--role", "PreToolUse"], &argv("python3", "examples/broken/echo_hook.py"));
+    assert_eq!(report["verdict"], "conformant", "{}", problems(&report));
+    // Reading tool_input for the output passes every protocol check and fails its own cases.
+    let (code, report, _) = certify_json(
+        &["--protocol", "codex-hook", "--role", "PostToolUse", "--cases", "examples/broken/input_reading_scan.cases.yaml"],
+        &argv("python3", "examples/broken/input_reading_scan.py"),
+    );
+    assert_eq!(code, 1);
+    let failed: Vec<_> = report["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").map(|c| c["id"].as_str().unwrap()).collect();
+    assert!(!failed.is_empty() && failed.iter().all(|id| *id == "CASE-DECISION"), "{failed:?}");
+}
