@@ -358,9 +358,19 @@ pub(super) fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, Usa
             }
             Ok(modes)
         }
+        (f, None) if f.is_agent_hook() => Err(agent_hook_needs_event(family)),
         (_, Some(r)) => Ok(vec![Role::parse(family, r).map_err(|e| UsageError(e.to_string()))?]),
         (_, None) => Ok(family.roles().to_vec()),
     }
+}
+
+/// The error for an agent hook family without `--role`: a hook is certified for the event it is
+/// configured on, as the agent spells it.
+pub(super) fn agent_hook_needs_event(family: Family) -> UsageError {
+    let names = family.roles().iter().map(|r| r.name()).collect::<Vec<_>>().join(", ");
+    UsageError(format!(
+        "{family} needs --role: the event the hook is configured on, one of {names}\nhint: a hook that serves several events is certified once per event"
+    ))
 }
 
 /// Says, for each profile whose runtime gave the plugin only the listed

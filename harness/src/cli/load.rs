@@ -129,6 +129,7 @@ fn roles(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError> {
             }
             Ok(modes)
         }
+        (f, None) if f.is_agent_hook() => Err(super::certify::agent_hook_needs_event(family)),
         (_, Some(r)) => Ok(vec![Role::parse(family, r).map_err(|e| UsageError(e.to_string()))?]),
         (_, None) => Ok(family.roles().to_vec()),
     }

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use proctor_conformance::protocol::Role;
+use proctor_conformance::protocol::{Family, Role};
 use proctor_mocks::plugin::{Decision, Fault, MockPluginConfig, Script};
 
 use super::{MockPluginArgs, UsageError};
@@ -32,7 +32,7 @@ pub(super) fn run(args: MockPluginArgs) -> anyhow::Result<ExitCode> {
 /// `--script FILE`: a plugin whose every byte the file dictates (see
 /// [`proctor_mocks::plugin::script`]).
 fn run_script(path: &std::path::Path, args: &MockPluginArgs) -> anyhow::Result<ExitCode> {
-    let family = args.protocol.ok_or_else(|| UsageError("--protocol is required".into()))?;
+    let family = json_protocol(args.protocol.ok_or_else(|| UsageError("--protocol is required".into()))?)?;
     if let Some(r) = &args.role {
         // The script decides every answer; the role is only checked for typos.
         Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?;
@@ -94,8 +94,18 @@ fn parse_decision(name: Option<&str>) -> Result<Decision, UsageError> {
     name.unwrap_or("allow").parse().map_err(|e: proctor_conformance::protocol::UnknownName| UsageError(e.to_string()))
 }
 
+/// mock-plugin plays the JSON protocols; a command hook is any script that writes fixed bytes.
+fn json_protocol(family: Family) -> Result<Family, UsageError> {
+    if family.is_agent_hook() {
+        return Err(UsageError(format!(
+            "mock-plugin does not play {family}: a command hook answers with an exit status, stdout and stderr, which a three-line sh script plays exactly\nhint: see examples/agent-hooks and examples/broken/exit2_stdout_hook.sh"
+        )));
+    }
+    Ok(family)
+}
+
 fn from_flags(args: &MockPluginArgs) -> Result<MockPluginConfig, UsageError> {
-    let family = args.protocol.ok_or_else(|| UsageError("--protocol is required".into()))?;
+    let family = json_protocol(args.protocol.ok_or_else(|| UsageError("--protocol is required".into()))?)?;
     let roles = match &args.role {
         Some(r) => Role::parse_list(family, r).map_err(|e| UsageError(e.to_string()))?,
         None => Vec::new(),
