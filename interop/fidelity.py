@@ -44,6 +44,12 @@ published modules) next to proctor and compares, in eight ways:
             shows (comparisons/sdk.py BEHAVIOURS); `--scenario FILE` compares
             a scenario of your own.
 
+  agents    Generated command hooks (comparisons/agent_hooks.py) through the
+            real Claude Code and Codex CLI (interop/agents, installed with
+            `npm ci` there; headless, offline, against `proctor mock-provider`)
+            and through `proctor certify --cases` under each agent's profile:
+            "conformant" must mean the agent did what the hook meant.
+
 A difference is a bug in proctor's simulation until shown otherwise; the ones
 that are understood and kept are listed, with why, in
 interop/fidelity-exceptions.toml. It ends with one line:
@@ -69,6 +75,8 @@ import yaml
 from comparisons.boundaries import boundaries
 from comparisons.cases import cases
 from comparisons.behaviours import FAMILIES
+from comparisons.agent_hooks import AGENTS_DIR, agents_installed
+from comparisons.agent_hooks import agents as agent_hooks
 from comparisons.differential import REGRESSIONS, differential, regressions
 from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
@@ -108,7 +116,8 @@ def main() -> int:
     ap.add_argument("--promptkit-sdk", required=True)
     ap.add_argument("--runok-host", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
-    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary", "sdk"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary", "sdk", "agents"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--agent-hooks", type=int, default=60, help="agents: generated hooks, each through both agents (default 60: 120 comparisons)")
     ap.add_argument("--scenario", action="append", default=[], help="sdk: compare this scenario (one that opens a pack) instead of the repository's; repeatable")
     ap.add_argument("--cases", type=int, default=200, help="differential: generated plugins per family (default 200)")
     ap.add_argument("--seed", type=int, default=None, help="differential: the seed (default: a new one, printed; the same seed draws the same plugins)")
@@ -122,7 +131,12 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="print equal comparisons too")
     args = ap.parse_args()
 
-    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential", "boundary", "sdk"])
+    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential", "boundary", "sdk", "agents"])
+    if "agents" in kinds and not agents_installed():
+        print(f"fidelity: agents NOT COMPARED: the agents are not installed; run `npm ci` in {AGENTS_DIR}", file=sys.stderr)
+        if args.only:
+            return 2
+        kinds.discard("agents")
     if args.scenario:
         kinds = {"sdk"}
         for s in args.scenario:
@@ -185,6 +199,12 @@ def main() -> int:
                 found += regressions(tools, pool, args.rerecord, kept)
                 families = args.family or list(FAMILIES)
                 found += differential(tools, pool, families, args.cases, seed, Path(args.found) if args.found else None, not args.no_shrink)
+            if "agents" in kinds and not args.target:
+                seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+                print(f"fidelity: agents seed {seed}, {args.agent_hooks} hooks (replay: --only agents --seed {seed} --agent-hooks {args.agent_hooks})", file=sys.stderr, flush=True)
+                # Two agents at a time: each is a 150-400 MB native binary that wants a core.
+                with concurrent.futures.ThreadPoolExecutor(max_workers=2) as agent_pool:
+                    found += agent_hooks(tools.proctor, agent_pool, args.agent_hooks, seed, Path(work) / "agents")
 
     equal = exceptions = unexplained = 0
     seen = set()

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from .runtime import ROOT, Comparison
 
-AGENT_HOST = ROOT / "interop" / "agents" / "agent_host.py"
+AGENTS_DIR = ROOT / "interop" / "agents"
+AGENT_HOST = AGENTS_DIR / "agent_host.py"
 PROFILES = {"claude-code": "claude-code@2.1.332", "codex": "codex@0.171.0"}
 FAMILIES = {"claude-code": "claude-code-hook", "codex": "codex-hook"}
 INTENTS = {
@@ -204,6 +205,11 @@ def compare(proctor: str, agent: str, hook: Hook, work: Path) -> Comparison:
     detail = f"{agent} {'did what the hook meant' if meant else 'did not: ' + how}; proctor: " + (
         "conformant" if conformant else "nonconformant (" + ", ".join(failed) + ")")
     return Comparison("agents", label, conformant == meant, detail)
+
+
+def agents_installed() -> bool:
+    """Whether `npm ci` has installed both agents in interop/agents."""
+    return all((AGENTS_DIR / "node_modules" / ".bin" / b).exists() for b in ("claude", "codex"))
 
 
 def agents(proctor: str, pool, count: int, seed: int, work: Path) -> list[Comparison]:

@@ -2,6 +2,7 @@
 //! where the research notes show otherwise, as implemented (the profile
 //! decides).
 
+mod agent;
 mod picoclaw;
 mod promptkit;
 mod runok;
@@ -31,5 +32,7 @@ pub async fn run(ctx: &mut RunContext<'_>) -> Result<(), PipelineError> {
         Runtime::Runok => runok::run(ctx).await,
         Runtime::Picoclaw => picoclaw::run(ctx).await,
         Runtime::Promptkit => promptkit::run(ctx).await,
+        Runtime::ClaudeCode => agent::run(ctx, proctor_conformance::protocol::agent_hook::Agent::ClaudeCode).await,
+        Runtime::Codex => agent::run(ctx, proctor_conformance::protocol::agent_hook::Agent::Codex).await,
     }
 }

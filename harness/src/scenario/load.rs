@@ -78,11 +78,12 @@ fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
                     | PluginConfig::PromptkitSelector(_)
             ) | (Runtime::Picoclaw, PluginConfig::PicoclawHook(_))
                 | (Runtime::Runok, PluginConfig::RunokExtension(_))
+                | (Runtime::ClaudeCode | Runtime::Codex, PluginConfig::AgentHook(_))
         );
         if !fits {
             return invalid(
                 format!("plugin `{}` is configured for another runtime than {:?}", p.name, s.runtime),
-                "promptkit takes promptkit_hook/promptkit_tool/promptkit_eval/promptkit_selector, picoclaw picoclaw_hook, runok runok_extension",
+                "promptkit takes promptkit_hook/promptkit_tool/promptkit_eval/promptkit_selector, picoclaw picoclaw_hook, runok runok_extension, claude-code and codex agent_hook",
             );
         }
     }

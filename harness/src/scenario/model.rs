@@ -102,6 +102,11 @@ pub enum Runtime {
     Picoclaw,
     /// runok command validation with one extension.
     Runok,
+    /// Claude Code's agent loop, as its command hooks see it.
+    #[serde(rename = "claude-code")]
+    ClaudeCode,
+    /// Codex CLI's agent loop, as its command hooks see it.
+    Codex,
 }
 
 impl Runtime {
@@ -112,6 +117,8 @@ impl Runtime {
             Runtime::Promptkit => Family::PromptkitExec,
             Runtime::Picoclaw => Family::PicoclawHook,
             Runtime::Runok => Family::RunokExtension,
+            Runtime::ClaudeCode => Family::ClaudeCodeHook,
+            Runtime::Codex => Family::CodexHook,
         }
     }
 }
@@ -174,6 +181,23 @@ pub enum PluginConfig {
     PicoclawHook(PicoclawHook),
     /// runok extension.
     RunokExtension(RunokExtension),
+    /// A Claude Code or Codex command hook (`hooks.<event>[].hooks[]` in their settings).
+    AgentHook(AgentHook),
+}
+
+/// A command hook as the agents' settings configure it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AgentHook {
+    /// The event, as the agent spells it (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop` …).
+    pub event: String,
+    /// Tool events: which tools it runs for. `*`, empty or absent: all; a name or `A|B` list of
+    /// names: those exactly; anything else is a regular expression on the tool's name.
+    #[serde(default)]
+    pub matcher: Option<String>,
+    /// The hook's timeout (the agents' default: Claude Code 60 s, Codex 600 s).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
 }
 
 /// PromptKit exec hook.
@@ -567,6 +591,12 @@ impl Plugin {
                 (Family::PicoclawHook, modes)
             }
             PluginConfig::RunokExtension(_) => (Family::RunokExtension, vec![Role::Guard]),
+            PluginConfig::AgentHook(h) => {
+                use proctor_conformance::protocol::agent_hook;
+                let events = [Family::ClaudeCodeHook, Family::CodexHook].map(|f| Role::parse(f, &h.event).ok());
+                let event = events.into_iter().flatten().next().and_then(agent_hook::event_of);
+                (Family::ClaudeCodeHook, event.map(Role::Event).into_iter().collect())
+            }
         }
     }
 }

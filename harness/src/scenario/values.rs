@@ -110,6 +110,10 @@ pub(super) fn validate(s: &Scenario, text: &str, path: &Path) -> Result<(), Load
                 }
             }
             PluginConfig::RunokExtension(_) | PluginConfig::PromptkitSelector(_) => {}
+            PluginConfig::AgentHook(h) => {
+                let events: Vec<&str> = s.runtime.family().roles().iter().map(|r| r.name()).collect();
+                one_of("event", &h.event, &format!("a {} hook event", s.runtime.family()), &events)?;
+            }
         }
     }
     if let Some(outcome) = &s.expect.outcome {
@@ -117,6 +121,8 @@ pub(super) fn validate(s: &Scenario, text: &str, path: &Path) -> Result<(), Load
             Runtime::Promptkit => ("PromptKit", &["completed", "denied", "paused", "error"]),
             Runtime::Picoclaw => ("PicoClaw", &["completed", "aborted", "error"]),
             Runtime::Runok => ("runok", &["allow", "deny", "ask"]),
+            Runtime::ClaudeCode => ("Claude Code", &["completed", "blocked", "stopped", "error"]),
+            Runtime::Codex => ("Codex", &["completed", "blocked", "stopped", "error"]),
         };
         one_of("outcome", outcome, &format!("an outcome of a {runtime} conversation"), valid)?;
     }

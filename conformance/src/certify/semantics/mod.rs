@@ -5,7 +5,7 @@
 //! can compare it with the author's expectation) and one [`Finding`] per
 //! semantic check the answer could be held to.
 
-pub(crate) mod agent_reading;
+pub mod agent_reading;
 pub(crate) mod go_reading;
 mod picoclaw;
 mod promptkit;
