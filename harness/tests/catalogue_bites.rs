@@ -468,6 +468,12 @@ const SH_BITES: &[ShBite] = &[
         failing: r#"echo '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}'"#,
     },
     ShBite {
+        check: "AGENT-HOOK-BLOCK-REASON",
+        certify: CLAUDE_PRE,
+        passing: r#"echo '{"decision":"block","reason":"no"}'"#,
+        failing: r#"echo '{"decision":"block","reason":""}'"#,
+    },
+    ShBite {
         check: "AGENT-HOOK-SUPPORTED-OUTPUT",
         certify: CODEX_PRE,
         passing: DENY,
@@ -608,5 +614,6 @@ bites! {
     agent_hook_stdout_json => "AGENT-HOOK-STDOUT-JSON",
     agent_hook_output_schema => "AGENT-HOOK-OUTPUT-SCHEMA",
     agent_hook_event_name => "AGENT-HOOK-EVENT-NAME",
+    agent_hook_block_reason => "AGENT-HOOK-BLOCK-REASON",
     agent_hook_supported_output => "AGENT-HOOK-SUPPORTED-OUTPUT",
 }

@@ -17,6 +17,8 @@ traffic switched off (interop/agents/README.md). The printed JSON says:
     requests     the model requests the agent made
     tool_result  what the model got back for the call (text, and is_error for Claude Code)
     context      text the agent added to the conversation after the call (hook feedback)
+    last_request the text of the last model request (its last 4000 characters): what the
+                 model was told last, a Stop hook's feedback for instance
     hooks        how each hook run ended, as the agent says (Claude Code: success, error,
                  cancelled; Codex: Completed, Blocked, Failed)
     exit, stdout, stderr_tail   the agent's own (stdout: its final answer)
@@ -143,6 +145,26 @@ def after_the_call(agent: str, journal: list[dict]) -> tuple[dict | None, list[s
     return result, context
 
 
+def request_text(agent: str, request: dict | None) -> str:
+    """Every piece of text in one model request (messages or input items), joined: what the model was told."""
+    body = (request or {}).get("body") or {}
+    texts: list[str] = []
+
+    def walk(v):
+        if isinstance(v, str):
+            texts.append(v)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            for k in ("text", "content", "output"):
+                if k in v:
+                    walk(v[k])
+
+    walk(body.get("messages") if agent == "claude-code" else body.get("input"))
+    return "\n".join(texts)
+
+
 def hook_runs(agent: str, stdout: str, stderr: str) -> list[dict]:
     """How each hook run ended, as the agent reports it: Claude Code's `hook_response`
     events (outcome success, error or cancelled), Codex's `hook: EVENT STATUS` lines
@@ -224,7 +246,8 @@ def main() -> int:
             "agent": args.agent, "version": VERSIONS[args.agent], "event": args.event,
             "tool_ran": marker.exists(), "requests": len(journal), "tool_result": result, "context": context,
             "exit": run.returncode, "stdout": final_text(args.agent, run.stdout),
-            "hooks": hook_runs(args.agent, run.stdout, run.stderr), "stderr_tail": run.stderr[-2000:],
+            "hooks": hook_runs(args.agent, run.stdout, run.stderr),
+            "last_request": request_text(args.agent, journal[-1] if journal else None)[-4000:], "stderr_tail": run.stderr[-2000:],
             "elapsed_ms": int((time.monotonic() - start) * 1000), "payloads": payloads,
         }))
     return 0

@@ -119,7 +119,8 @@ def draw(rng: random.Random) -> Hook:
         "block": rng.choice(["json", "exit2"] + (["deny"] if event == "PreToolUse" else [])),
         "allow": rng.choice(["hso", "approve"]),
         "context": "hso",
-        "proceed": rng.choice(["silent", "empty-json", "plain", "continue", "system-message"]),
+        # Not `systemMessage`: what it shows the user is not seen headless, so a lost one cannot be told.
+        "proceed": rng.choice(["silent", "empty-json", "plain", "continue"]),
     }[intent]
     genes = rng.sample(GENES, k=rng.choice([0, 0, 1, 1, 2]))
     return Hook(event, intent, channel, sorted(genes))
@@ -157,8 +158,9 @@ def reached(agent: str, hook: Hook, seen: dict) -> tuple[bool, str]:
         ok = {
             "PreToolUse": not ran and REASON in result,
             "PostToolUse": (REASON in context) if agent == "claude-code" else result.strip() == REASON,
-            "UserPromptSubmit": requests == 0,
-            "Stop": requests > 2,
+            # Codex shows a blocked prompt's reason to no one; Claude Code prints it.
+            "UserPromptSubmit": requests == 0 and (agent == "codex" or REASON in (seen.get("stdout") or "")),
+            "Stop": requests > 2 and REASON in (seen.get("last_request") or ""),
         }[e]
     elif i == "context":
         ok = ran and CONTEXT in context

@@ -22,6 +22,7 @@ const DECIDED_BY_SOME: &[(CheckId, &str)] = &[
     ("AGENT-HOOK-STDOUT-JSON", "the hook never exited 0, the only status whose stdout is read"),
     ("AGENT-HOOK-EXIT2-STDERR", "the hook never exited 2"),
     ("AGENT-HOOK-EVENT-NAME", "no answer carried hookSpecificOutput"),
+    ("AGENT-HOOK-BLOCK-REASON", "no answer blocked with a JSON decision"),
     ("AGENT-HOOK-OUTPUT-SCHEMA", "no answer was a JSON object"),
     ("AGENT-HOOK-SUPPORTED-OUTPUT", "no answer was a JSON object Codex reads"),
 ];

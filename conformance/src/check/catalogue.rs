@@ -615,6 +615,16 @@ pub static CATALOGUE: &[CheckDef] = &[
         hint: "Add `\"hookEventName\": \"<the event>\"` to hookSpecificOutput, copied from the payload's hook_event_name: without it both agents report a hook error and drop the decision.",
     },
     CheckDef {
+        id: "AGENT-HOOK-BLOCK-REASON",
+        group: Group::Semantics,
+        level: Level::Must,
+        families: AGENT_HOOKS,
+        scope: Scope::AnyRole,
+        spec: "code.claude.com/docs/en/hooks#pretooluse-decision-control (permissionDecisionReason: shown to Claude on deny; claude-code@2.1.332 says \"Blocked by hook\" without one); developers.openai.com/codex/hooks (a block needs a non-empty reason; codex@0.171.0 fails the run without one)",
+        summary: "a block or deny written as JSON gives a non-empty reason",
+        hint: "Give every block a reason (`reason`, or `permissionDecisionReason` for a deny): the model needs it to change course, Claude Code tells it only \"Blocked by hook\" without one, and Codex does not block at all.",
+    },
+    CheckDef {
         id: "AGENT-HOOK-SUPPORTED-OUTPUT",
         group: Group::Semantics,
         level: Level::Must,

@@ -81,6 +81,7 @@ const STDOUT_JSON: CheckId = "AGENT-HOOK-STDOUT-JSON";
 const EVENT_NAME: CheckId = "AGENT-HOOK-EVENT-NAME";
 const OUTPUT_SCHEMA: CheckId = "AGENT-HOOK-OUTPUT-SCHEMA";
 const SUPPORTED: CheckId = "AGENT-HOOK-SUPPORTED-OUTPUT";
+const BLOCK_REASON: CheckId = "AGENT-HOOK-BLOCK-REASON";
 
 /// Reads one hook run as `run.profile`'s agent does.
 pub fn read(run: &HookRun<'_>) -> Reading {
@@ -170,18 +171,15 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
     let t = trimmed(run.agent, stdout);
     if !taken_as_json(run, t) {
         // Plain text: harmless, unless a JSON decision is in it that the agent will never see.
-        let hidden = t.lines().map(str::trim).find(|l| {
-            let l = l.trim_start_matches('\u{feff}');
-            l.starts_with('{') && serde_json::from_str::<Map<String, Value>>(l).is_ok()
-        });
+        let hidden = hidden_object(t);
         if let Some(line) = hidden {
             let first = t.lines().next().unwrap_or_default();
-            let before = if line.starts_with('\u{feff}') {
+            let before = if t.starts_with('\u{feff}') {
                 "a byte-order mark (U+FEFF) before it".to_string()
             } else {
                 format!("other text (`{}`) around it", cut(first))
             };
-            let actual = format!("the JSON object `{}` with {before}: read as plain text, so its decision is ignored", cut(line));
+            let actual = format!("the JSON object `{}` with {before}: read as plain text, so its decision is ignored", cut(&line.replace('\n', " ")));
             r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object and nothing else (logs go to stderr)", actual));
         } else if !t.is_empty() && run.agent == Agent::Codex && matches!(run.event, HookEvent::Stop | HookEvent::SubagentStop) {
             // Codex expects JSON from a stop hook that exits 0 with output.
@@ -213,6 +211,27 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
     };
     r.findings.push(Finding::pass(STDOUT_JSON));
     read_object(run, &object, r);
+}
+
+/// A JSON object inside plain-text stdout that says something (a decision, a reason, context…):
+/// what an author meant the agent to read, lost because of the text around it. An empty object,
+/// or one that only says `continue: true`, loses nothing.
+fn hidden_object(t: &str) -> Option<String> {
+    let body = t.trim_start_matches('\u{feff}');
+    let says_something = |o: &Map<String, Value>| o.iter().any(|(k, v)| !(k == "continue" && v == &Value::Bool(true)));
+    let whole = match (body.find('{'), body.rfind('}')) {
+        (Some(i), Some(j)) if i < j => Some(&body[i..=j]),
+        _ => None,
+    };
+    let candidates = whole.into_iter().chain(t.lines().map(|l| l.trim().trim_start_matches('\u{feff}')));
+    for candidate in candidates {
+        if let Ok(o) = serde_json::from_str::<Map<String, Value>>(candidate)
+            && says_something(&o)
+        {
+            return Some(candidate.to_string());
+        }
+    }
+    None
 }
 
 /// Whether plain stdout is added to the conversation (both agents: for a prompt and a session
@@ -381,6 +400,19 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
         }
     }
 
+    if let Some((field, codex_says)) = reasonless_block(o) {
+        let actual = match run.agent {
+            Agent::ClaudeCode => format!("{field} is empty or missing: the model is told only \"Blocked by hook\""),
+            Agent::Codex => format!("{field} is empty or missing: Codex refuses the block ({codex_says}) and the call goes on"),
+        };
+        r.findings.push(Finding::mismatch(BLOCK_REASON, "$", "a block with a non-empty reason", actual));
+        if codex {
+            r.error = Some(format!("{} hook returned {codex_says}", run.event.name()));
+            return;
+        }
+    } else if block_reason(o).is_some() {
+        r.findings.push(Finding::pass(BLOCK_REASON));
+    }
     if codex {
         if let Some(why) = codex_unsupported(run.event, o, specific) {
             r.findings.push(Finding::mismatch(SUPPORTED, "$", "output Codex acts on", why.clone()));
@@ -411,10 +443,6 @@ fn codex_unsupported(event: HookEvent, o: &Map<String, Value>, specific: Option<
     if decision == Some("approve") {
         return Some("unsupported decision:approve".into());
     }
-    let nonempty = |v: Option<&Value>| v.and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty());
-    if decision == Some("block") && !nonempty(o.get("reason")) {
-        return Some("decision:block without a non-empty reason".into());
-    }
     if decision.is_none() && o.get("reason").is_some_and(|v| !v.is_null()) && o.get("continue") != Some(&Value::Bool(false)) {
         return Some("reason without decision".into());
     }
@@ -425,9 +453,6 @@ fn codex_unsupported(event: HookEvent, o: &Map<String, Value>, specific: Option<
                 // allow is taken only to rewrite the call (with updatedInput).
                 Some("allow") if s.get("updatedInput").is_none() => return Some("unsupported permissionDecision:allow".into()),
                 Some("ask") => return Some("unsupported permissionDecision:ask".into()),
-                Some("deny") if !nonempty(s.get("permissionDecisionReason")) => {
-                    return Some("permissionDecision:deny without a non-empty permissionDecisionReason".into());
-                }
                 None if s.get("permissionDecisionReason").is_some() => return Some("permissionDecisionReason without permissionDecision".into()),
                 None if s.get("updatedInput").is_some() => return Some("updatedInput without permissionDecision:allow".into()),
                 _ => {}
@@ -497,6 +522,22 @@ fn decide(run: &HookRun<'_>, o: &Map<String, Value>, specific: Option<&Map<Strin
             _ => {}
         }
     }
+}
+
+/// A block or deny whose reason is empty or missing: the field that should hold it, and Codex's
+/// words for refusing it.
+fn reasonless_block(o: &Map<String, Value>) -> Option<(&'static str, &'static str)> {
+    let empty = |v: Option<&Value>| v.and_then(Value::as_str).is_none_or(|s| s.trim().is_empty());
+    let specific = o.get("hookSpecificOutput").and_then(Value::as_object);
+    if specific.and_then(|s| s.get("permissionDecision")).and_then(Value::as_str) == Some("deny")
+        && empty(specific.and_then(|s| s.get("permissionDecisionReason")))
+    {
+        return Some(("permissionDecisionReason", "permissionDecision:deny without a non-empty permissionDecisionReason"));
+    }
+    if o.get("decision").and_then(Value::as_str) == Some("block") && empty(o.get("reason")) {
+        return Some(("reason", "decision:block without a non-empty reason"));
+    }
+    None
 }
 
 /// The reason of a block in an output object (`decision: block`, or a
