@@ -218,7 +218,7 @@ impl Template {
             roles: vec![self.role],
             lang: self.lang,
             plugin: (self.plugin.name.to_string(), self.plugin.contents.to_string()),
-            cases: self.cases.map(|c| (c.name.to_string(), c.contents.to_string())),
+            cases: self.cases.map(|c| (c.name.to_string(), compiled::cases_for(self.plugin.name, c.contents))),
             scenario: (self.scenario.name.to_string(), self.scenario.contents.to_string()),
         }
     }

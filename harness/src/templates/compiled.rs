@@ -86,6 +86,12 @@ pub(super) const ALL: &[Template] = compiled_templates! {
     RunokExtension Guard "runok-extension/guard" "guard" cases;
 };
 
+/// A role's cases file as written beside `plugin`: the file is shared by the role's
+/// languages, and its first comment, which names the Python plugin, names this one.
+pub(super) fn cases_for(plugin: &str, contents: &str) -> String {
+    contents.replacen(&format!("# What {}.py ", stem(plugin)), &format!("# What {plugin} "), 1)
+}
+
 /// The PicoClaw hook serving every mode (see [`super::picoclaw_modes`]), in Go or TypeScript.
 pub(super) fn picoclaw_modes(lang: Lang) -> Option<File> {
     match lang {
@@ -163,6 +169,10 @@ mod tests {
         assert_eq!(build(Lang::Go, "tool_hook.go"), [["go", "build", "-o", "tool_hook", "."]]);
         assert_eq!(command(Lang::Ts, "tool_hook.ts"), ["node", "tool_hook.js"]);
         assert_eq!(build(Lang::Ts, "tool_hook.ts").last().unwrap(), &["npm", "run", "build"]);
+        assert_eq!(
+            cases_for("tool_hook.go", "# What tool_hook.py must decide\ncases: []\n"),
+            "# What tool_hook.go must decide\ncases: []\n"
+        );
         assert!(support(Lang::Ts).iter().any(|f| f.name == "package.json" && f.contents.contains("\"build\": \"tsc\"")));
         assert!(support(Lang::Go).iter().any(|f| f.name == "go.mod" && !f.contents.lines().any(|l| l.starts_with("require"))));
     }
