@@ -131,6 +131,8 @@ fn check_init(what: &str, family: Family, has_cases: bool, init: impl Fn(&Path) 
     Ok(())
 }
 
+/// The Python and sh templates ([`templates::ALL`]); the Go and TypeScript ones, which
+/// are built first, are held by the two tests after this one.
 #[test]
 fn every_template_certifies_conformant_and_its_scenario_passes() {
     // Four at a time: each certify spawns the plugin a few dozen times.
