@@ -6,9 +6,13 @@
 //! The plugins, cases and scenarios are real files under `harness/templates/`
 //! (`<family>/<role>/`, the sh variants in `sh/` below it), compiled in with
 //! `include_str!` so a reviewer can read and run them where they are. The
-//! workflow is rendered here, because its `uses:` is the user's choice.
+//! workflow is rendered here, because its `uses:` is the user's choice. The
+//! Go and TypeScript templates, which are built before they run, are in
+//! [`compiled`].
 
 use proctor_conformance::protocol::{Family, Role};
+
+mod compiled;
 
 /// The language a template's plugin is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -17,6 +21,10 @@ pub enum Lang {
     Python,
     /// POSIX sh (with cat, tr and sed), where the role can be written honestly without a JSON parser.
     Sh,
+    /// Go, standard library only, built once with `go build`.
+    Go,
+    /// TypeScript for Node, standard library only, compiled by `tsc`.
+    Ts,
 }
 
 impl Lang {
@@ -25,14 +33,18 @@ impl Lang {
         match self {
             Lang::Python => "python",
             Lang::Sh => "sh",
+            Lang::Go => "go",
+            Lang::Ts => "ts",
         }
     }
 
-    /// The interpreter the plugin's command line starts (no shebang or executable bit needed).
-    fn interpreter(self) -> &'static str {
+    /// The command line that runs `plugin` from its folder: an interpreter and the
+    /// script (no shebang or executable bit needed), or what the build wrote.
+    fn command(self, plugin: &str) -> Vec<String> {
         match self {
-            Lang::Python => "python3",
-            Lang::Sh => "sh",
+            Lang::Python => vec!["python3".into(), plugin.into()],
+            Lang::Sh => vec!["sh".into(), plugin.into()],
+            Lang::Go | Lang::Ts => compiled::command(self, plugin),
         }
     }
 }
@@ -180,14 +192,19 @@ pub const ALL: &[Template] = &[
     template!(RunokExtension, Guard, Sh, "runok-extension/guard", "/sh", "guard.sh", "guard.scenario.yaml", cases: "guard.cases.yaml"),
 ];
 
+/// Every template: [`ALL`], then the Go and TypeScript ones.
+pub fn all() -> impl Iterator<Item = &'static Template> {
+    ALL.iter().chain(compiled::ALL)
+}
+
 /// The languages that have a template for `family` and `role`.
 pub fn langs(family: Family, role: Role) -> Vec<Lang> {
-    ALL.iter().filter(|t| t.family == family && t.role == role).map(|t| t.lang).collect()
+    all().filter(|t| t.family == family && t.role == role).map(|t| t.lang).collect()
 }
 
 /// The template for `family`, `role` and `lang`, if there is one.
 pub fn find(family: Family, role: Role, lang: Lang) -> Option<&'static Template> {
-    ALL.iter().find(|t| t.family == family && t.role == role && t.lang == lang)
+    all().find(|t| t.family == family && t.role == role && t.lang == lang)
 }
 
 /// Where the workflow goes, relative to the folder `init` writes into.
@@ -201,14 +218,14 @@ impl Template {
             roles: vec![self.role],
             lang: self.lang,
             plugin: (self.plugin.name.to_string(), self.plugin.contents.to_string()),
-            cases: self.cases.map(|c| (c.name.to_string(), c.contents.to_string())),
+            cases: self.cases.map(|c| (c.name.to_string(), compiled::cases_for(self.plugin.name, c.contents))),
             scenario: (self.scenario.name.to_string(), self.scenario.contents.to_string()),
         }
     }
 
     /// The plugin's command line, relative to the folder it is written in.
-    pub fn command(&self) -> [&'static str; 2] {
-        [self.lang.interpreter(), self.plugin.name]
+    pub fn command(&self) -> Vec<String> {
+        self.lang.command(self.plugin.name)
     }
 
     /// The `--role` to pass, when the family has more than one role to choose from.
@@ -229,12 +246,15 @@ impl Template {
 /// and a scenario whose one conversation reaches each chosen mode.
 pub const PICOCLAW_MODES: File = template_file!("picoclaw-hook/modes", "", "hook.py");
 
-/// The files for a PicoClaw hook serving `modes` (two or more, in the family's order).
-pub fn picoclaw_modes(modes: &[Role]) -> Rendered {
+/// The files for a PicoClaw hook serving `modes` (two or more, in the family's order)
+/// in `lang`, when that language has it (sh has no JSON parser to answer them).
+pub fn picoclaw_modes(modes: &[Role], lang: Lang) -> Option<Rendered> {
+    let plugin = if lang == Lang::Python { PICOCLAW_MODES } else { compiled::picoclaw_modes(lang)? };
     let chosen = |role: Role| modes.contains(&role);
     let names: Vec<&str> = modes.iter().map(|r| r.name()).collect();
     let mut cases = format!(
-        "# What hook.py must decide in modes {} (run with the certify\n# command `proctor init` printed).\ncases:\n",
+        "# What {} must decide in modes {} (run with the certify\n# command `proctor init` printed).\ncases:\n",
+        plugin.name,
         names.join(", ")
     );
     for role in modes {
@@ -243,20 +263,22 @@ pub fn picoclaw_modes(modes: &[Role]) -> Rendered {
         }
     }
     let has_cases = cases.lines().any(|l| l.trim_start().starts_with("- name:"));
-    Rendered {
+    let command = lang.command(plugin.name).join(", ");
+    Some(Rendered {
         family: Family::PicoclawHook,
         roles: modes.to_vec(),
-        lang: Lang::Python,
-        plugin: (PICOCLAW_MODES.name.to_string(), PICOCLAW_MODES.contents.to_string()),
+        lang,
+        plugin: (plugin.name.to_string(), plugin.contents.to_string()),
         cases: has_cases.then(|| ("hook.cases.yaml".to_string(), cases)),
-        scenario: ("hook.scenario.yaml".to_string(), modes_scenario(&names, chosen)),
-    }
+        scenario: ("hook.scenario.yaml".to_string(), modes_scenario(plugin.name, &command, &names, chosen)),
+    })
 }
 
 /// One conversation that reaches every chosen mode: the turn starts and ends
 /// (observe), the LLM is asked (llm), the tool delete_file is refused (tool),
 /// a sudo command is not approved (approve); what a mode left out lets through runs.
-fn modes_scenario(names: &[&str], chosen: impl Fn(Role) -> bool) -> String {
+/// `command` is the plugin's command line as a YAML flow sequence's items.
+fn modes_scenario(plugin: &str, command: &str, names: &[&str], chosen: impl Fn(Role) -> bool) -> String {
     let mut config = Vec::new();
     if chosen(Role::Observe) {
         config.push(r#"observe: ["*"]"#.to_string());
@@ -288,10 +310,10 @@ fn modes_scenario(names: &[&str], chosen: impl Fn(Role) -> bool) -> String {
     let deleted = if chosen(Role::ToolMode) { "Tool execution denied by hook" } else { "deleted" };
     let installed = if chosen(Role::Approve) { "commands using sudo need a human" } else { "Reading package lists" };
     format!(
-        "# A conversation that reaches hook.py in modes {modes}, played by\n# `proctor run hook.scenario.yaml`.\n\
+        "# A conversation that reaches {plugin} in modes {modes}, played by\n# `proctor run hook.scenario.yaml`.\n\
 id: my-plugin/picoclaw-hook-{id}\n\
 runtime: picoclaw\n\
-plugins:\n  - name: gate\n    process: {{command: [python3, hook.py]}}\n    config: {{picoclaw_hook: {{{config}}}}}\n\
+plugins:\n  - name: gate\n    process: {{command: [{command}]}}\n    config: {{picoclaw_hook: {{{config}}}}}\n\
 tools:\n  delete_file: {{result: deleted}}\n  bash: {{result: \"Reading package lists... Done\"}}\n\
 llm:\n  - reply:\n      tool_calls:\n        - {{name: delete_file, arguments: {{path: notes.txt}}}}\n        - {{name: bash, arguments: {{command: \"sudo apt-get install jq\"}}}}\n  - reply: {{text: \"Done what I was allowed to.\", when: {{last_role: tool}}}}\n\
 turns:\n  - user: delete notes.txt and install jq\n\
@@ -322,8 +344,18 @@ pub struct Rendered {
 
 impl Rendered {
     /// The plugin's command line, relative to the folder it is written in.
-    pub fn command(&self) -> [String; 2] {
-        [self.lang.interpreter().to_string(), self.plugin.0.clone()]
+    pub fn command(&self) -> Vec<String> {
+        self.lang.command(&self.plugin.0)
+    }
+
+    /// The commands that build the plugin before it runs, from its folder (none for Python and sh).
+    pub fn build(&self) -> Vec<Vec<String>> {
+        compiled::build(self.lang, &self.plugin.0)
+    }
+
+    /// The files the build needs beside the plugin (`go.mod`; `package.json`, `tsconfig.json`).
+    pub fn support(&self) -> &'static [File] {
+        compiled::support(self.lang)
     }
 
     /// The `--role` to pass, when the family has more than one role to choose from.
@@ -373,6 +405,7 @@ impl Rendered {
         if local {
             out.push_str("        with:\n          submodules: true\n");
         }
+        out.push_str(&compiled::workflow_steps(self.lang, &self.plugin.0));
         out.push_str(&format!("      - id: proctor\n        uses: {}\n        with:\n", quote(action)));
         for (name, value) in inputs {
             out.push_str(&format!("          {name}: {}\n", quote(&value)));
@@ -403,10 +436,11 @@ mod tests {
 
     #[test]
     fn each_template_names_its_plugin_in_its_scenario_and_lives_once() {
-        for (i, t) in ALL.iter().enumerate() {
+        let every: Vec<&Template> = all().collect();
+        for (i, t) in every.iter().enumerate() {
             let command = format!("[{}]", t.command().join(", "));
             assert!(t.scenario.contents.contains(&command), "{} does not run {command}", t.scenario.name);
-            assert!(ALL[..i].iter().all(|o| (o.family, o.role, o.lang) != (t.family, t.role, t.lang)), "{} twice", t.plugin.name);
+            assert!(every[..i].iter().all(|o| (o.family, o.role, o.lang) != (t.family, t.role, t.lang)), "{} twice", t.plugin.name);
             for file in [Some(t.plugin), t.cases, Some(t.scenario)].into_iter().flatten() {
                 assert!(!file.contents.contains("example.invalid"), "{} holds a placeholder URL", file.name);
             }

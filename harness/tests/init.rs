@@ -1,16 +1,18 @@
 //! `proctor init`: every template it can write certifies conformant under every
 //! profile of its family with the certify command init prints, its scenario
 //! passes with `proctor run`, its workflow names the action's inputs, and init
-//! never writes over a file.
+//! never writes over a file. The Go and TypeScript templates are built as init
+//! says first (see `toolchains`).
 
 mod common;
+mod toolchains;
 
 use std::path::Path;
 use std::process::{Command, Output};
 
 use common::{proctor, repo_root};
 use proctor::templates::{self, Lang, Template};
-use proctor_conformance::protocol::{Family, Profile};
+use proctor_conformance::protocol::{Family, Profile, Role};
 use serde_json::Value;
 
 /// The inputs of proctor's composite action (`action.yml`), as agreed.
@@ -47,15 +49,21 @@ fn printed_commands(stdout: &str) -> Vec<Vec<String>> {
     stdout.lines().filter_map(|l| l.trim().strip_prefix("proctor ")).map(|c| c.split_whitespace().map(String::from).collect()).collect()
 }
 
-/// Writes `template` into a fresh folder, runs the certify and run commands init
-/// printed from there, and says what is wrong, if anything.
+/// The build commands init printed for the user to run first (`go build …`, `npm …`).
+fn printed_builds(stdout: &str) -> Vec<Vec<String>> {
+    let build = |l: &&str| l.starts_with("go ") || l.starts_with("npm ");
+    stdout.lines().map(str::trim).filter(build).map(|c| c.split_whitespace().map(String::from).collect()).collect()
+}
+
+/// Writes `template` into a fresh folder, runs the build, certify and run commands
+/// init printed from there, and says what is wrong, if anything.
 fn check_template(template: &Template) -> Result<(), String> {
     let what = format!("{} {} ({})", template.family, template.role, template.lang.name());
     check_init(&what, template.family, template.cases.is_some(), |dir| init(template, dir, &[]))
 }
 
-/// Runs `init` (into the folder it is given), then the certify and run commands it
-/// printed, from there; says what is wrong, if anything.
+/// Runs `init` (into the folder it is given), then the build, certify and run
+/// commands it printed, from there; says what is wrong, if anything.
 fn check_init(what: &str, family: Family, has_cases: bool, init: impl Fn(&Path) -> Output) -> Result<(), String> {
     let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
     // A folder that does not exist yet, two levels down: init creates it.
@@ -74,6 +82,7 @@ fn check_init(what: &str, family: Family, has_cases: bool, init: impl Fn(&Path) 
     if has_cases != certify.iter().any(|a| a == "--cases") {
         return Err(format!("{what}: the certify command and the cases file disagree: {certify:?}"));
     }
+    toolchains::build(&dir, &printed_builds(&stdout)).map_err(|e| format!("{what}: {e}"))?;
 
     // The printed certify command, asked for JSON.
     let mut args = vec!["certify".to_string(), "--format".into(), "json".into(), "--no-progress".into()];
@@ -122,6 +131,8 @@ fn check_init(what: &str, family: Family, has_cases: bool, init: impl Fn(&Path) 
     Ok(())
 }
 
+/// The Python and sh templates ([`templates::ALL`]); the Go and TypeScript ones, which
+/// are built first, are held by the two tests after this one.
 #[test]
 fn every_template_certifies_conformant_and_its_scenario_passes() {
     // Four at a time: each certify spawns the plugin a few dozen times.
@@ -135,6 +146,54 @@ fn every_template_certifies_conformant_and_its_scenario_passes() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     let sh = templates::ALL.iter().filter(|t| t.lang == Lang::Sh).count();
     assert!(sh >= 1 && templates::ALL.len() > sh, "both languages are covered");
+}
+
+/// Every template in `lang` (Go or TypeScript), and its PicoClaw hook serving every
+/// mode and two of them, built with the commands init printed, certifies
+/// conformant and its scenario passes.
+fn built_templates_certify(lang: Lang, test: &str) {
+    if !toolchains::ready(lang, test) {
+        return;
+    }
+    let chosen: Vec<&Template> = templates::all().filter(|t| t.lang == lang).collect();
+    assert!(!chosen.is_empty(), "no {} template", lang.name());
+    // Four at a time: each builds once, then certify spawns it a few dozen times.
+    let mut failures = Vec::new();
+    for batch in chosen.chunks(4) {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = batch.iter().map(|t| s.spawn(move || check_template(t))).collect();
+            failures.extend(handles.into_iter().filter_map(|h| h.join().expect("no panic").err()));
+        });
+    }
+    let modes: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = [None, Some("observe,llm")]
+            .into_iter()
+            .map(|role| {
+                s.spawn(move || {
+                    let what = format!("picoclaw-hook --role {} ({})", role.unwrap_or("(none)"), lang.name());
+                    check_init(&what, Family::PicoclawHook, true, |dir| {
+                        let mut args = vec!["init", "--protocol", "picoclaw-hook", "--lang", lang.name()];
+                        args.extend(role.iter().flat_map(|r| ["--role", r]));
+                        args.extend(["--dir", dir.to_str().expect("utf-8 temp dir")]);
+                        Command::new(proctor()).args(&args).output().expect("run proctor init")
+                    })
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().expect("no panic").err()).collect()
+    });
+    failures.extend(modes);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn every_go_template_builds_certifies_conformant_and_its_scenario_passes() {
+    built_templates_certify(Lang::Go, "every_go_template_builds_certifies_conformant_and_its_scenario_passes");
+}
+
+#[test]
+fn every_typescript_template_builds_certifies_conformant_and_its_scenario_passes() {
+    built_templates_certify(Lang::Ts, "every_typescript_template_builds_certifies_conformant_and_its_scenario_passes");
 }
 
 /// `init --protocol picoclaw-hook` without --role writes one hook serving every
@@ -191,7 +250,7 @@ fn every_workflow_gives_the_action_the_templates_protocol_role_command_and_cases
         let action: Value = serde_saphyr::from_str(&text).expect("action.yml is YAML");
         action["inputs"].as_object().expect("action.yml has inputs").keys().cloned().collect()
     });
-    for template in templates::ALL {
+    for template in templates::all() {
         for action in ["./proctor", "acme/proctor@v1"] {
             let tmp = tempfile::tempdir().unwrap();
             let out = init(template, tmp.path(), &["--action", action]);
@@ -207,6 +266,15 @@ fn every_workflow_gives_the_action_the_templates_protocol_role_command_and_cases
             assert_eq!(with["protocol"], template.family.name());
             assert_eq!(with.get("role").and_then(Value::as_str), template.role_flag(), "{workflow}");
             assert_eq!(with["command"], template.command().join(" "));
+            // What is built is built before proctor's step runs it.
+            let build: Vec<String> = template.rendered().build().iter().map(|argv| argv.join(" ")).collect();
+            if !build.is_empty() {
+                let (before, _) = workflow.split_once(&format!("uses: \"{action}\"")).expect("the action step");
+                assert!(before.contains(&format!("- run: {}\n", build.join(" && "))), "{workflow}");
+            }
+            for file in template.rendered().support() {
+                assert!(tmp.path().join(file.name).is_file(), "{} was not written", file.name);
+            }
             assert_eq!(with.get("cases").and_then(Value::as_str), template.cases.map(|c| c.name), "{workflow}");
             // The files the workflow names are the ones init wrote beside it.
             assert!(tmp.path().join(template.plugin.name).is_file());
@@ -261,7 +329,7 @@ fn unknown_or_missing_choices_are_usage_errors_naming_the_valid_ones() {
             &["--protocol", "picoclaw", "--role", "tool"],
             "expected one of: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension",
         ),
-        (&["--protocol", "runok-extension", "--lang", "perl"], "possible values: python, sh"),
+        (&["--protocol", "runok-extension", "--lang", "perl"], "possible values: python, sh, go, ts"),
     ];
     for (args, expected) in cases {
         let out = Command::new(proctor()).arg("init").args(args).arg("--dir").arg(&dir).output().unwrap();
@@ -273,34 +341,55 @@ fn unknown_or_missing_choices_are_usage_errors_naming_the_valid_ones() {
 
 #[test]
 fn a_long_lived_template_survives_a_bug_in_the_users_rule() {
-    // PicoClaw keeps one hook process for the whole session and never restarts it: an exception in
-    // the user's rule must become a JSON-RPC error for that request, not the end of the hook.
-    let template = templates::ALL.iter().find(|t| t.plugin.name == "approve_hook.py").expect("the approve template");
-    let tmp = tempfile::tempdir().unwrap();
-    assert!(init(template, tmp.path(), &[]).status.success());
-    let script = tmp.path().join("approve_hook.py");
-    let text_of = std::fs::read_to_string(&script).unwrap();
-    let broken = text_of.replacen("    arguments = params.get(\"arguments\")", "    raise ValueError(\"boom\")", 1);
-    assert_ne!(broken, text_of, "the template's rule changed: update this test");
-    std::fs::write(&script, broken).unwrap();
-    let input = concat!(
-        r#"{"jsonrpc":"2.0","id":1,"method":"hook.approve_tool","params":{"tool":"bash","arguments":{"command":"ls"}}}"#,
-        "\n",
-        r#"{"jsonrpc":"2.0","id":2,"method":"hook.hello","params":{"name":"x","version":1,"modes":["approve"]}}"#,
-        "\n"
-    );
-    let mut child = Command::new("python3")
-        .arg(&script)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let lines: Vec<serde_json::Value> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    assert_eq!((lines[0]["id"].as_i64(), lines[0]["error"]["code"].as_i64()), (Some(1), Some(-32603)), "{lines:?}");
-    assert_eq!(lines[1]["result"]["ok"], true, "the hook still answers after the bug: {lines:?}");
-    assert!(text(&out.stderr).contains("boom"), "the bug is logged on stderr");
+    // PicoClaw keeps one hook process for the whole session and never restarts it: an exception
+    // (a panic in Go) in the user's rule must become a JSON-RPC error for that request, not the
+    // end of the hook. Each language's approve hook gets a bug at the start of its rule.
+    let bugs = [
+        (Lang::Python, "    arguments = params.get(\"arguments\")", "    raise ValueError(\"boom\")\n"),
+        (Lang::Go, "\targuments, _ := params[\"arguments\"]", "\tif params[\"tool\"] != nil {\n\t\tpanic(\"boom\")\n\t}\n"),
+        (
+            Lang::Ts,
+            "  const command = isObject(params.arguments)",
+            "  if (params.tool !== undefined) {\n    throw new Error(\"boom\");\n  }\n",
+        ),
+    ];
+    for (lang, rule, bug) in bugs {
+        if !toolchains::ready(lang, "a_long_lived_template_survives_a_bug_in_the_users_rule") {
+            continue;
+        }
+        let template = templates::find(Family::PicoclawHook, Role::Approve, lang).expect("the approve template");
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(init(template, tmp.path(), &[]).status.success());
+        let script = tmp.path().join(template.plugin.name);
+        let text_of = std::fs::read_to_string(&script).unwrap();
+        let broken = text_of.replacen(rule, &format!("{bug}{rule}"), 1);
+        assert_ne!(broken, text_of, "{}: the template's rule changed: update this test", template.plugin.name);
+        std::fs::write(&script, broken).unwrap();
+        let rendered = template.rendered();
+        toolchains::build(tmp.path(), &rendered.build()).unwrap_or_else(|e| panic!("{e}"));
+        let input = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"hook.approve_tool","params":{"tool":"bash","arguments":{"command":"ls"}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"hook.hello","params":{"name":"x","version":1,"modes":["approve"]}}"#,
+            "\n"
+        );
+        let argv = rendered.command();
+        // `./approve_hook` is in the folder init wrote.
+        let program = if argv[0].starts_with("./") { tmp.path().join(&argv[0]) } else { argv[0].clone().into() };
+        let mut child = Command::new(program)
+            .args(&argv[1..])
+            .current_dir(tmp.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let lines: Vec<serde_json::Value> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2, "{}: {lines:?}", lang.name());
+        assert_eq!((lines[0]["id"].as_i64(), lines[0]["error"]["code"].as_i64()), (Some(1), Some(-32603)), "{}: {lines:?}", lang.name());
+        assert_eq!(lines[1]["result"]["ok"], true, "{}: the hook still answers after the bug: {lines:?}", lang.name());
+        assert!(text(&out.stderr).contains("boom"), "{}: the bug is logged on stderr", lang.name());
+    }
 }

@@ -23,8 +23,12 @@ pub(super) struct InitArgs {
     /// usually does. The other families have one role.
     #[arg(long, value_name = "ROLE")]
     role: Option<String>,
-    /// The plugin's language: python (stdlib only), or sh where the role can be written
-    /// without a JSON parser (promptkit-exec session-hook and eval-hook, runok-extension).
+    /// The plugin's language, each with the standard library only: python; go (a go.mod
+    /// without requires; built once with `go build -o NAME .`, run as ./NAME); ts
+    /// (TypeScript for Node: `npm install` fetches tsc, pinned in package.json,
+    /// `npm run build` compiles NAME.ts to NAME.js, run as `node NAME.js`); or sh where the
+    /// role can be written without a JSON parser (promptkit-exec session-hook and
+    /// eval-hook, runok-extension). init prints the build commands, and the workflow runs them.
     #[arg(long, value_enum, default_value = "python")]
     lang: Lang,
     /// The folder to write into (created if missing): your plugin's repository, where the
@@ -41,16 +45,12 @@ pub(super) fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let roles = roles_of(args.protocol, args.role.as_deref())?;
     let template = match roles.as_slice() {
         [role] => template_of(args.protocol, *role, args.lang)?.rendered(),
-        modes => {
-            if args.lang != Lang::Python {
-                return Err(UsageError(format!(
-                    "there is no {} template for a PicoClaw hook serving several modes: answering them needs a JSON parser, which sh lacks\nhint: use --lang python",
-                    args.lang.name()
-                ))
-                .into());
-            }
-            templates::picoclaw_modes(modes)
-        }
+        modes => templates::picoclaw_modes(modes, args.lang).ok_or_else(|| {
+            UsageError(format!(
+                "there is no {} template for a PicoClaw hook serving several modes: answering them needs a JSON parser, which sh lacks\nhint: use --lang python, go or ts",
+                args.lang.name()
+            ))
+        })?,
     };
     check_action(&args.action)?;
     if let Some(file) = args.dir.ancestors().find(|a| a.is_file()) {
@@ -63,6 +63,7 @@ pub(super) fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     }
     let workflow = template.workflow(&args.action);
     let mut files: Vec<(PathBuf, &str)> = vec![(args.dir.join(&template.plugin.0), &template.plugin.1)];
+    files.extend(template.support().iter().map(|f| (args.dir.join(f.name), f.contents)));
     files.extend(template.cases.iter().map(|(name, contents)| (args.dir.join(name), contents.as_str())));
     files.push((args.dir.join(&template.scenario.0), &template.scenario.1));
     files.push((args.dir.join(templates::WORKFLOW_PATH), &workflow));
@@ -113,8 +114,9 @@ fn roles_of(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError>
 fn template_of(family: Family, role: Role, lang: Lang) -> Result<&'static Template, UsageError> {
     templates::find(family, role, lang).ok_or_else(|| {
         let langs: Vec<&str> = templates::langs(family, role).iter().map(|l| l.name()).collect();
+        let why = if lang == Lang::Sh { ": answering it well needs a JSON parser, which sh lacks (short of jq)" } else { " yet" };
         UsageError(format!(
-            "there is no {} template for {family} {role}: answering it well needs a JSON parser, which sh lacks (short of jq); languages for it: {}\nhint: use --lang {}",
+            "there is no {} template for {family} {role}{why}; languages for it: {}\nhint: use --lang {}",
             lang.name(),
             langs.join(", "),
             langs.first().copied().unwrap_or("python")
@@ -182,6 +184,8 @@ fn next_steps(template: &Rendered, dir: &Path, files: &[(PathBuf, &str)], action
     let lang_note = match template.lang {
         Lang::Python => "Python 3, standard library only",
         Lang::Sh => "POSIX sh",
+        Lang::Go => "Go, standard library only",
+        Lang::Ts => "TypeScript for Node, standard library only; tsc is its one dev dependency",
     };
     out.push_str(&format!(
         "\n{} is a {} {} plugin ({lang_note}); its comments say where your logic goes.\n",
@@ -189,9 +193,14 @@ fn next_steps(template: &Rendered, dir: &Path, files: &[(PathBuf, &str)], action
         template.family,
         template.role_names()
     ));
-    out.push_str("\nnext: certify it (exit 0: conformant under every profile), then run its scenario:\n");
+    let build = template.build();
+    let first = if build.is_empty() { "" } else { "build it, " };
+    out.push_str(&format!("\nnext: {first}certify it (exit 0: conformant under every profile), then run its scenario:\n"));
     if dir != Path::new(".") {
         out.push_str(&format!("  cd {}\n", crate::report::escape_name(&shell_word(&dir.display().to_string()))));
+    }
+    for argv in &build {
+        out.push_str(&format!("  {}\n", argv.join(" ")));
     }
     out.push_str(&format!("  proctor {}\n", template.certify_args().join(" ")));
     out.push_str(&format!("  proctor run {}\n", template.scenario.0));
@@ -202,7 +211,8 @@ fn next_steps(template: &Rendered, dir: &Path, files: &[(PathBuf, &str)], action
             template.role_names()
         ));
     }
-    out.push_str(&format!("\n{} certifies it on every push with proctor's GitHub action ({action}", templates::WORKFLOW_PATH));
+    let verb = if build.is_empty() { "certifies" } else { "builds and certifies" };
+    out.push_str(&format!("\n{} {verb} it on every push with proctor's GitHub action ({action}", templates::WORKFLOW_PATH));
     match action.strip_prefix("./") {
         Some(path) => out.push_str(&format!(": add proctor as a git submodule at {path}).\n")),
         None => out.push_str(").\n"),

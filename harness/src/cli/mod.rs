@@ -57,10 +57,14 @@ enum Command {
     Checks(ChecksArgs),
     /// Start a plugin from a template: a plugin that certifies as written, its cases, a scenario, a CI workflow.
     ///
-    /// Writes into --dir (default .) and never over an existing file (if one
-    /// is there, nothing is written), then prints the certify and run commands.
+    /// In Python, Go, TypeScript (--lang ts) or, for some roles, sh. Writes into
+    /// --dir (default .) and never over an existing file (if one is there,
+    /// nothing is written), then prints the commands that build (Go,
+    /// TypeScript), certify and run it.
     #[command(after_help = "Examples:
   proctor init --protocol promptkit-exec --role tool-hook --dir my-hook
+  proctor init --protocol picoclaw-hook --lang go --dir my-gate
+  proctor init --protocol promptkit-server --lang ts --dir my-tool
   proctor init --protocol runok-extension --lang sh --dir guard --action acme/proctor@v1")]
     Init(init::InitArgs),
     /// Work with certificates written by `proctor certify --certificate FILE`.

@@ -1,0 +1,114 @@
+/**
+ * A PicoClaw process hook in mode `tool` (protocol picoclaw-hook).
+ *
+ * PicoClaw starts this once and keeps it running. It writes one JSON-RPC 2.0
+ * message per line on stdin and waits for one reply line per request, with
+ * the same id:
+ *     hook.hello        {"name":..., "version":1, "modes":["tool"]}    -> {"ok": true}
+ *     hook.before_tool  {"tool": "bash", "arguments": {...}}          -> {"action": "continue" | "deny_tool", "reason": ...}
+ *     hook.after_tool   {"tool": ..., "arguments": ..., "result": ...} -> {"action": "continue"}
+ * Messages without an id are notifications: never answer them.
+ *
+ * Reply to each request with one line as soon as it is read, echoing its id:
+ * PicoClaw waits for the reply while stdin is still open (a hook.hello that
+ * never arrives stops the agent), and several requests can be in flight.
+ *
+ * This one refuses the tool `delete_file`. Put your own rule in beforeTool().
+ *
+ * Node runs the compiled tool_hook.js: `npm install && npm run build` (tsc)
+ * writes it beside this file; PicoClaw runs `node tool_hook.js`.
+ */
+
+// The Node APIs this plugin uses, declared here so that TypeScript alone
+// compiles it, with no @types/node (with @types/node installed, delete them).
+declare const process: {
+  stdin: {
+    setEncoding(encoding: "utf8"): void;
+    on(event: "data", listener: (chunk: string) => void): void;
+    on(event: "end", listener: () => void): void;
+  };
+  stdout: { write(text: string): boolean };
+  stderr: { write(text: string): boolean };
+};
+
+type Params = Record<string, unknown>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The answer to hook.before_tool and hook.after_tool. */
+type Action = { action: "continue" | "deny_tool"; reason?: string };
+
+/** The tools beforeTool refuses. */
+const DENIED_TOOLS = new Set(["delete_file"]);
+
+/** Your rule: "continue", or "deny_tool" with a reason. */
+function beforeTool(params: Params): Action {
+  if (typeof params.tool === "string" && DENIED_TOOLS.has(params.tool)) {
+    return { action: "deny_tool", reason: `the tool ${params.tool} is not allowed here` };
+  }
+  return { action: "continue" };
+}
+
+/** Called with the tool's result; "continue" keeps it as it is. */
+function afterTool(params: Params): Action {
+  return { action: "continue" };
+}
+
+/** The requests this hook answers, by name. */
+const methods: Record<string, (params: Params) => unknown> = {
+  "hook.hello": () => ({ ok: true }),
+  "hook.before_tool": beforeTool,
+  "hook.after_tool": afterTool,
+};
+
+/** Writes one reply line with the request's id. */
+function reply(id: unknown, body: { result: unknown } | { error: { code: number; message: string } }): void {
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, ...body }) + "\n");
+}
+
+/** Answers one line: a request gets exactly one reply, a notification none. */
+function handle(line: string): void {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return; // not JSON (a blank line): nothing to answer
+  }
+  if (!isObject(message)) {
+    return;
+  }
+  if (!("id" in message)) {
+    return; // a notification: no reply
+  }
+  const method = message.method;
+  const handler = typeof method === "string" && Object.hasOwn(methods, method) ? methods[method] : undefined;
+  if (handler === undefined) {
+    reply(message.id, { error: { code: -32601, message: "method not found" } });
+    return;
+  }
+  try {
+    reply(message.id, { result: handler(isObject(message.params) ? message.params : {}) });
+  } catch (error) {
+    // A bug in your rule must not end the hook: PicoClaw would lose it for good.
+    process.stderr.write(`${String(method)}: ${String(error)}\n`);
+    reply(message.id, { error: { code: -32603, message: `internal error: ${String(error)}` } });
+  }
+}
+
+// One message per line, until PicoClaw closes stdin.
+let buffered = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  buffered += chunk;
+  let end: number;
+  while ((end = buffered.indexOf("\n")) >= 0) {
+    const line = buffered.slice(0, end);
+    buffered = buffered.slice(end + 1);
+    handle(line);
+  }
+});
+process.stdin.on("end", () => handle(buffered));
+
+export {}; // a module: the declarations above stay in this file
