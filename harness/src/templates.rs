@@ -12,6 +12,7 @@
 
 use proctor_conformance::protocol::{Family, Role};
 
+mod agent_hooks;
 mod compiled;
 
 /// The language a template's plugin is written in.
@@ -192,9 +193,9 @@ pub const ALL: &[Template] = &[
     template!(RunokExtension, Guard, Sh, "runok-extension/guard", "/sh", "guard.sh", "guard.scenario.yaml", cases: "guard.cases.yaml"),
 ];
 
-/// Every template: [`ALL`], then the Go and TypeScript ones.
+/// Every template: [`ALL`], then the Go and TypeScript ones, then the agents' hooks.
 pub fn all() -> impl Iterator<Item = &'static Template> {
-    ALL.iter().chain(compiled::ALL)
+    ALL.iter().chain(compiled::ALL).chain(agent_hooks::ALL.iter().flatten())
 }
 
 /// The languages that have a template for `family` and `role`.
@@ -219,7 +220,7 @@ impl Template {
             lang: self.lang,
             plugin: (self.plugin.name.to_string(), self.plugin.contents.to_string()),
             cases: self.cases.map(|c| (c.name.to_string(), compiled::cases_for(self.plugin.name, c.contents))),
-            scenario: (self.scenario.name.to_string(), self.scenario.contents.to_string()),
+            scenario: (self.scenario.name.to_string(), agent_hooks::for_family(self.family, self.scenario.contents)),
         }
     }
 

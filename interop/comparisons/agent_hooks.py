@@ -165,7 +165,9 @@ def reached(agent: str, hook: Hook, seen: dict) -> tuple[bool, str]:
     elif i == "context":
         ok = ran and CONTEXT in context
     elif i == "allow":
-        ok = bool(ran)
+        # Codex takes an allow only to rewrite the call (with updatedInput, not drawn here) and
+        # refuses one without; `codex exec` asks for no permission, so nothing else can be seen.
+        ok = bool(ran) and agent == "claude-code"
     else:
         ok = {
             "PreToolUse": ran, "SessionStart": ran,

@@ -162,7 +162,7 @@ fn braced_object(stdout: &str) -> Option<Map<String, Value>> {
 fn taken_as_json(run: &HookRun<'_>, t: &str) -> bool {
     match (run.profile, run.agent) {
         (Profile::Documented, _) => t.starts_with('{'),
-        (_, Agent::ClaudeCode) => t.starts_with('{') && t.ends_with('}'),
+        (_, Agent::ClaudeCode) => t.starts_with('{'),
         (_, Agent::Codex) => t.starts_with('{') || t.starts_with('['),
     }
 }
@@ -170,29 +170,7 @@ fn taken_as_json(run: &HookRun<'_>, t: &str) -> bool {
 fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
     let t = trimmed(run.agent, stdout);
     if !taken_as_json(run, t) {
-        // Plain text: harmless, unless a JSON decision is in it that the agent will never see.
-        let hidden = hidden_object(t);
-        if let Some(line) = hidden {
-            let first = t.lines().next().unwrap_or_default();
-            let before = if t.starts_with('\u{feff}') {
-                "a byte-order mark (U+FEFF) before it".to_string()
-            } else {
-                format!("other text (`{}`) around it", cut(first))
-            };
-            let actual = format!("the JSON object `{}` with {before}: read as plain text, so its decision is ignored", cut(&line.replace('\n', " ")));
-            r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object and nothing else (logs go to stderr)", actual));
-        } else if !t.is_empty() && run.agent == Agent::Codex && matches!(run.event, HookEvent::Stop | HookEvent::SubagentStop) {
-            // Codex expects JSON from a stop hook that exits 0 with output.
-            let actual = format!("plain text (`{}`), which Codex refuses from a {} hook", cut(t), run.event.name());
-            r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "nothing, or one JSON object", actual.clone()));
-            r.error = Some(actual);
-        } else {
-            r.findings.push(Finding::pass(STDOUT_JSON));
-            if !t.is_empty() && plain_text_is_context(run) {
-                r.context = Some(t.to_string());
-            }
-        }
-        return;
+        return read_plain(run, t, r);
     }
     let object = match serde_json::from_str::<Value>(t) {
         Ok(Value::Object(o)) => o,
@@ -201,6 +179,11 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
             r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object", actual.clone()));
             r.error = Some(format!("hook returned invalid JSON output: {actual}"));
             return;
+        }
+        // Claude Code 2.1.332 (its parseHookOutput) reads what does not parse as plain text when
+        // it does not end in `}`, or when it is several JSON lines of which none says anything.
+        Err(_) if run.agent == Agent::ClaudeCode && run.profile != Profile::Documented && (!t.ends_with('}') || silent_lines(t)) => {
+            return read_plain(run, t, r);
         }
         Err(e) => {
             let actual = format!("not valid JSON ({e}): two objects, or an object with text after it, are not one object");
@@ -213,12 +196,48 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
     read_object(run, &object, r);
 }
 
+/// Stdout the agent reads as plain text: harmless, unless a JSON decision is in it that the
+/// agent will never see.
+fn read_plain(run: &HookRun<'_>, t: &str, r: &mut Reading) {
+    if let Some(object) = hidden_object(t) {
+        let first = t.lines().next().unwrap_or_default();
+        let before = if t.starts_with('\u{feff}') {
+            "a byte-order mark (U+FEFF) before it".to_string()
+        } else {
+            format!("other text (`{}`) around it", cut(first))
+        };
+        let actual = format!("the JSON object `{}` with {before}: read as plain text, so its decision is ignored", cut(&object.replace('\n', " ")));
+        r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object and nothing else (logs go to stderr)", actual));
+    } else if !t.is_empty() && run.agent == Agent::Codex && matches!(run.event, HookEvent::Stop | HookEvent::SubagentStop) {
+        // Codex expects JSON from a stop hook that exits 0 with output.
+        let actual = format!("plain text (`{}`), which Codex refuses from a {} hook", cut(t), run.event.name());
+        r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "nothing, or one JSON object", actual.clone()));
+        r.error = Some(actual);
+    } else {
+        r.findings.push(Finding::pass(STDOUT_JSON));
+        if !t.is_empty() && plain_text_is_context(run) {
+            r.context = Some(t.to_string());
+        }
+    }
+}
+
+/// Two or more lines, each a JSON object with no field of the agents' output (Claude Code
+/// keeps only those, and reads such output as plain text).
+fn silent_lines(t: &str) -> bool {
+    let lines: Vec<&str> = t.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines.len() >= 2 && lines.iter().all(|l| serde_json::from_str::<Map<String, Value>>(l.trim()).is_ok_and(|o| !says_something(&o)))
+}
+
+/// Whether an object holds a field the agents act on (`continue: true` changes nothing).
+fn says_something(o: &Map<String, Value>) -> bool {
+    o.iter().any(|(k, v)| COMMON.iter().any(|(c, _)| c == k) && !(k == "continue" && v == &Value::Bool(true)))
+}
+
 /// A JSON object inside plain-text stdout that says something (a decision, a reason, context…):
 /// what an author meant the agent to read, lost because of the text around it. An empty object,
 /// or one that only says `continue: true`, loses nothing.
 fn hidden_object(t: &str) -> Option<String> {
     let body = t.trim_start_matches('\u{feff}');
-    let says_something = |o: &Map<String, Value>| o.iter().any(|(k, v)| !(k == "continue" && v == &Value::Bool(true)));
     let whole = match (body.find('{'), body.rfind('}')) {
         (Some(i), Some(j)) if i < j => Some(&body[i..=j]),
         _ => None,

@@ -170,3 +170,15 @@ fn a_field_in_the_wrong_place_is_lost_and_fails_the_schema() {
     let stop = run(CLAUDE, HookEvent::Stop, 0, r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"C1"}}"#, "");
     assert_eq!((stop.effect, stop.reason.as_deref()), (Effect::Block, Some("C1")));
 }
+
+#[test]
+fn claude_code_reads_several_silent_lines_as_plain_text_and_several_decisions_as_an_error() {
+    let silent = "{\"a\":1}\n{\"b\":2}\n";
+    assert_eq!((pre(CLAUDE, 0, silent, "").error, failed(&pre(CLAUDE, 0, silent, ""))), (None, vec![]));
+    let deciding = "{\"a\":1}\n{\"decision\":\"block\",\"reason\":\"R2\"}\n";
+    assert!(pre(CLAUDE, 0, deciding, "").error.is_some());
+    // Not ending in `}`: plain text, and the decision in it is lost.
+    let r = pre(CLAUDE, 0, "{\"decision\":\"block\",\"reason\":\"R\"}\ndone.", "");
+    assert_eq!((r.effect, r.error.clone(), failed(&r)), (Effect::Proceed, None, vec!["AGENT-HOOK-STDOUT-JSON"]));
+    assert!(pre(CLAUDE, 0, "{ x }", "").error.is_some());
+}
