@@ -48,7 +48,10 @@ published modules) next to proctor and compares, in eight ways:
             real Claude Code and Codex CLI (interop/agents, installed with
             `npm ci` there; headless, offline, against `proctor mock-provider`)
             and through `proctor certify --cases` under each agent's profile:
-            "conformant" must mean the agent did what the hook meant.
+            "conformant" must mean the agent did what the hook meant. The
+            hand-written hooks of interop/agents/heldout run the same way, and
+            the document each agent writes on a hook's stdin, per event, must
+            have the fields and types of the one certify writes.
 
 A difference is a bug in proctor's simulation until shown otherwise; the ones
 that are understood and kept are listed, with why, in
@@ -77,6 +80,8 @@ from comparisons.cases import cases
 from comparisons.behaviours import FAMILIES
 from comparisons.agent_hooks import AGENTS_DIR, agents_installed
 from comparisons.agent_hooks import agents as agent_hooks
+from comparisons.agent_hooks import heldout as agent_heldout
+from comparisons.agent_hooks import payloads as agent_payloads
 from comparisons.differential import REGRESSIONS, differential, regressions
 from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
@@ -204,6 +209,8 @@ def main() -> int:
                 print(f"fidelity: agents seed {seed}, {args.agent_hooks} hooks (replay: --only agents --seed {seed} --agent-hooks {args.agent_hooks})", file=sys.stderr, flush=True)
                 # Two agents at a time: each is a 150-400 MB native binary that wants a core.
                 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as agent_pool:
+                    found += agent_payloads(tools.proctor, agent_pool, Path(work) / "agents")
+                    found += agent_heldout(tools.proctor, agent_pool, AGENTS_DIR / "heldout" / "manifest.json", Path(work) / "agents")
                     found += agent_hooks(tools.proctor, agent_pool, args.agent_hooks, seed, Path(work) / "agents")
 
     equal = exceptions = unexplained = 0

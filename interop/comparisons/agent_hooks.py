@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -126,6 +127,22 @@ def draw(rng: random.Random) -> Hook:
     return Hook(event, intent, channel, sorted(genes))
 
 
+# The event's fields as agent_host's scripted conversation makes the agent send them, so that a
+# case asks the hook about the same call the agent asked it about.
+_CALL = {"tool_name": "Bash", "tool_input": {"command": "touch /tmp/proctor-agent/TOOL_RAN; ls", "description": "List files"}}
+SCENARIO_FIELDS = {
+    "PreToolUse": _CALL,
+    "PostToolUse": {**_CALL, "tool_response": {"stdout": "a.txt", "stderr": ""}},
+    "UserPromptSubmit": {"prompt": "list the files"},
+    "Stop": {"stop_hook_active": False, "last_assistant_message": "All done."},
+    "SessionStart": {"source": "startup"},
+}
+
+
+def cases_file(path: Path, name: str, event: str, decision: str) -> None:
+    path.write_text(json.dumps({"cases": [{"name": name, "request": SCENARIO_FIELDS[event], "expect": {"decision": decision}}]}))
+
+
 def write_hook(work: Path, hook: Hook) -> Path:
     work.mkdir(parents=True, exist_ok=True)
     out, err, code = hook.answer()
@@ -133,7 +150,7 @@ def write_hook(work: Path, hook: Hook) -> Path:
     (work / "stderr.bin").write_bytes(err)
     script = work / "hook.sh"
     script.write_text(f'cat >/dev/null\ncat "{work}/stdout.bin"\ncat "{work}/stderr.bin" >&2\nexit {code}\n')
-    (work / "cases.yaml").write_text(json.dumps({"cases": [{"name": hook.name, "request": {}, "expect": {"decision": hook.decision()}}]}))
+    cases_file(work / "cases.yaml", hook.name, hook.event, hook.decision())
     (work / "hook.json").write_text(json.dumps(hook.__dict__))
     return script
 
@@ -145,9 +162,11 @@ def errored(agent: str, runs: list[dict]) -> bool:
     return any(r.get("status") == "Failed" for r in runs)
 
 
-def reached(agent: str, hook: Hook, seen: dict) -> tuple[bool, str]:
-    """Whether the agent did what the hook meant, and what it did instead."""
+def reached(agent: str, hook: Hook, seen: dict, text: str | None = None) -> tuple[bool, str]:
+    """Whether the agent did what the hook meant (its reason or context `text` reaching the
+    model where the intent has one), and what it did instead."""
     runs = [r for r in seen.get("hooks", []) if r.get("event") == hook.event]
+    said = text if text is not None else (CONTEXT if hook.intent == "context" else REASON)
     result = (seen.get("tool_result") or {}).get("text") or ""
     context = " ".join(seen.get("context") or [])
     ran, requests = seen.get("tool_ran"), seen.get("requests", 0)
@@ -156,14 +175,15 @@ def reached(agent: str, hook: Hook, seen: dict) -> tuple[bool, str]:
     e, i = hook.event, hook.intent
     if i == "block":
         ok = {
-            "PreToolUse": not ran and REASON in result,
-            "PostToolUse": (REASON in context) if agent == "claude-code" else result.strip() == REASON,
+            "PreToolUse": not ran and said in result,
+            "PostToolUse": (said in context) if agent == "claude-code" else result.strip() == said,
             # Codex shows a blocked prompt's reason to no one; Claude Code prints it.
-            "UserPromptSubmit": requests == 0 and (agent == "codex" or REASON in (seen.get("stdout") or "")),
-            "Stop": requests > 2 and REASON in (seen.get("last_request") or ""),
+            "UserPromptSubmit": requests == 0 and (agent == "codex" or said in (seen.get("stdout") or "")),
+            "Stop": requests > 2 and said in (seen.get("last_request") or ""),
         }[e]
     elif i == "context":
-        ok = ran and CONTEXT in context
+        # After a tool call the agent adds it beside the result; for a prompt, in the conversation.
+        ok = ran and (said in context or said in (seen.get("last_request") or ""))
     elif i == "allow":
         # Codex takes an allow only to rewrite the call (with updatedInput, not drawn here) and
         # refuses one without; `codex exec` asks for no permission, so nothing else can be seen.
@@ -171,7 +191,7 @@ def reached(agent: str, hook: Hook, seen: dict) -> tuple[bool, str]:
     else:
         ok = {
             "PreToolUse": ran, "SessionStart": ran,
-            "PostToolUse": ran and "a.txt" in result and REASON not in context,
+            "PostToolUse": ran and "a.txt" in result and said not in context,
             "UserPromptSubmit": requests >= 2, "Stop": requests == 2,
         }[e]
     return bool(ok), "as meant" if ok else f"tool_ran={ran} requests={requests} result={result[:80]!r} context={context[:80]!r}"
@@ -198,6 +218,32 @@ def certify(proctor: str, agent: str, hook: Hook, script: Path) -> tuple[bool, l
     return report.get("verdict") == "conformant", failed
 
 
+def compare_written(proctor: str, agent: str, entry: dict, work: Path) -> Comparison:
+    """A hand-written hook (interop/agents/heldout/manifest.json) through the agent and certify."""
+    hook = Hook(entry["event"], entry["intent"], "written")
+    work.mkdir(parents=True, exist_ok=True)
+    script = work / "hook.sh"
+    argv = [str(ROOT / a) if (ROOT / a).exists() else a for a in entry["command"]]
+    script.write_text(" ".join(shlex.quote(a) for a in argv) + "\n")
+    cases_file(work / "cases.yaml", entry["file"], hook.event, hook.decision())
+    seen = run_agent(proctor, agent, hook, script)
+    label = f"{agent}: held-out {entry['file']}"
+    if "error" in seen:
+        return Comparison("agents", label, False, f"agent_host failed: {seen['error']}")
+    meant, how = reached(agent, hook, seen, entry.get("reason_or_context"))
+    conformant, failed = certify(proctor, agent, hook, script)
+    detail = f"{agent} {'did what the hook meant' if meant else 'did not: ' + how}; proctor: " + (
+        "conformant" if conformant else "nonconformant (" + ", ".join(failed) + ")") + f"; planted bug: {entry['bug']}"
+    return Comparison("agents", label, conformant == meant, detail)
+
+
+def heldout(proctor: str, pool, manifest: Path, work: Path) -> list[Comparison]:
+    """Every hand-written hook of `manifest`, through both agents."""
+    entries = json.loads(manifest.read_text())
+    jobs = [(agent, e) for e in entries for agent in ("claude-code", "codex")]
+    return list(pool.map(lambda j: compare_written(proctor, j[0], j[1], work / f"heldout-{j[1]['file']}-{j[0]}"), jobs))
+
+
 def compare(proctor: str, agent: str, hook: Hook, work: Path) -> Comparison:
     script = write_hook(work, hook)
     seen = run_agent(proctor, agent, hook, script)
@@ -222,3 +268,54 @@ def agents(proctor: str, pool, count: int, seed: int, work: Path) -> list[Compar
     hooks = [draw(rng) for _ in range(count)]
     jobs = [(agent, i, h) for i, h in enumerate(hooks) for agent in ("claude-code", "codex")]
     return list(pool.map(lambda j: compare(proctor, j[0], j[2], work / f"{j[1]:03}-{j[0]}"), jobs))
+
+
+PAYLOAD_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]
+
+
+def shape(value, depth: int = 0):
+    """A JSON value's shape: its type, and for objects the shape of each key (two levels down)."""
+    if isinstance(value, dict):
+        return {k: shape(v, depth + 1) for k, v in sorted(value.items())} if depth < 2 else "object"
+    if isinstance(value, list):
+        return "array"
+    return {bool: "boolean", int: "number", float: "number", str: "string", type(None): "null"}[type(value)]
+
+
+def proctor_payload(proctor: str, agent: str, event: str, work: Path) -> dict | None:
+    """The first document `proctor certify` sends a hook for `event` under the agent's profile."""
+    work.mkdir(parents=True, exist_ok=True)
+    dump = work / "sent"
+    hook = work / "dump.sh"
+    hook.write_text(f'f=$(mktemp {dump}.XXXXXX); cat > "$f"\n')
+    subprocess.run([proctor, "certify", "--no-progress", "--jobs", "1", "--format", "json", "--protocol", FAMILIES[agent], "--role", event,
+                    "--profile", PROFILES[agent], "--", "sh", str(hook)], capture_output=True, text=True, timeout=120)
+    sent = sorted(work.glob("sent.*"), key=lambda p: p.stat().st_mtime_ns)
+    return json.loads(sent[0].read_text()) if sent else None
+
+
+def compare_payload(proctor: str, agent: str, event: str, work: Path) -> Comparison:
+    """The shape of what the agent writes on a hook's stdin against what certify writes."""
+    script = work / "noop.sh"
+    work.mkdir(parents=True, exist_ok=True)
+    script.write_text("cat >/dev/null\n")
+    seen = run_agent(proctor, agent, Hook(event, "proceed", "silent"), script)
+    real = next((p for p in seen.get("payloads", []) if isinstance(p, dict) and p.get("hook_event_name") == event), None)
+    ours = proctor_payload(proctor, agent, event, work / "proctor")
+    label = f"payload {agent}: {event}"
+    if real is None or ours is None:
+        return Comparison("agents", label, False, f"no payload: agent {real is not None}, proctor {ours is not None}")
+    a, b = shape(real), shape(ours)
+    if a == b:
+        return Comparison("agents", label, True, "same fields and types")
+    missing = sorted(set(a) - set(b)) if isinstance(a, dict) and isinstance(b, dict) else []
+    extra = sorted(set(b) - set(a)) if isinstance(a, dict) and isinstance(b, dict) else []
+    differ = [k for k in a if k in b and a[k] != b[k]] if isinstance(a, dict) and isinstance(b, dict) else []
+    detail = f"proctor lacks {missing}, adds {extra}, shapes differ in {[(k, a[k], b[k]) for k in differ]}"
+    return Comparison("agents", label, False, detail)
+
+
+def payloads(proctor: str, pool, work: Path) -> list[Comparison]:
+    """Every event both agents fire in the scripted conversation, for each agent."""
+    jobs = [(agent, event) for agent in ("claude-code", "codex") for event in PAYLOAD_EVENTS]
+    return list(pool.map(lambda j: compare_payload(proctor, j[0], j[1], work / f"payload-{j[0]}-{j[1]}"), jobs))

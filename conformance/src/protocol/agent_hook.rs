@@ -208,7 +208,7 @@ pub fn payload(agent: Agent, profile: Profile, event: HookEvent, fields: &Value)
             if !matches!(event, HookEvent::SessionStart | HookEvent::SessionEnd) {
                 put("permission_mode", json!("default"));
             }
-            if runtime && event.is_tool_event() {
+            if runtime && (event.is_tool_event() || matches!(event, HookEvent::Stop | HookEvent::SubagentStop)) {
                 put("effort", json!({"level": "medium"}));
             }
             put("hook_event_name", json!(event.name()));
@@ -227,6 +227,19 @@ pub fn payload(agent: Agent, profile: Profile, event: HookEvent, fields: &Value)
     }
     let mut doc = Value::Object(doc);
     doc = overlay(doc, &reshaped(agent, profile, event, fields));
+    if agent == Agent::ClaudeCode && runtime {
+        // What 2.1.332 adds beside the documented fields (captured by interop/agents).
+        let extra = match event {
+            HookEvent::PostToolUse => json!({"duration_ms": 54}),
+            HookEvent::Stop => json!({"background_tasks": [], "session_crons": []}),
+            _ => json!({}),
+        };
+        if let (Some(d), Some(e)) = (doc.as_object_mut(), extra.as_object()) {
+            for (k, v) in e {
+                d.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+    }
     if event.is_tool_event() && doc.get("tool_use_id").is_none() {
         let id = if agent == Agent::Codex { "call_61c2d4fb113c" } else { "toolu_4e77ca0b7f904e728431" };
         if let Some(obj) = doc.as_object_mut() {
@@ -253,14 +266,13 @@ fn reshaped(agent: Agent, profile: Profile, event: HookEvent, fields: &Value) ->
             *response = json!(out);
         }
     }
-    if agent == Agent::ClaudeCode
-        && event == HookEvent::PostToolUse
-        && let Some(text) = obj.get("tool_response").and_then(Value::as_str).map(str::to_string)
-    {
-        obj.insert(
-            "tool_response".into(),
-            json!({"stdout": text, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}),
-        );
+    if agent == Agent::ClaudeCode && event == HookEvent::PostToolUse && obj.get("tool_name") == Some(&json!("Bash")) {
+        // Bash's result object, whole (a case may give the output as a string, or stdout only).
+        let given = obj.get("tool_response").cloned().unwrap_or(Value::Null);
+        let stdout = given.as_str().map(str::to_string);
+        let base = json!({"stdout": stdout.clone().unwrap_or_default(), "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false});
+        let response = if stdout.is_some() || !given.is_object() { base } else { overlay(base, &given) };
+        obj.insert("tool_response".into(), response);
     }
     fields
 }

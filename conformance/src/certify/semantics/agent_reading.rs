@@ -352,6 +352,11 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
         wrong.push(format!("`decision` is \"{d}\" (expected \"block\"{})", if approve { " or \"approve\"" } else { "" }));
     }
     let specific = o.get("hookSpecificOutput").and_then(Value::as_object);
+    let permission = specific.and_then(|s| s.get("permissionDecision")).and_then(Value::as_str);
+    let permissions: &[&str] = if codex { &["allow", "deny", "ask"] } else { &["allow", "deny", "ask", "defer"] };
+    if let Some(p) = permission.filter(|p| run.event == HookEvent::PreToolUse && !permissions.contains(p)) {
+        wrong.push(format!("`hookSpecificOutput.permissionDecision` is \"{p}\" (expected one of {})", permissions.join(", ")));
+    }
     if let Some(s) = specific {
         for (key, kind) in specific_fields(run.event) {
             if let Some(v) = s.get(*key)

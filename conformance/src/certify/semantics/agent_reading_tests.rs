@@ -182,3 +182,12 @@ fn claude_code_reads_several_silent_lines_as_plain_text_and_several_decisions_as
     assert_eq!((r.effect, r.error.clone(), failed(&r)), (Effect::Proceed, None, vec!["AGENT-HOOK-STDOUT-JSON"]));
     assert!(pre(CLAUDE, 0, "{ x }", "").error.is_some());
 }
+
+#[test]
+fn a_permission_decision_outside_the_enum_fails_the_schema() {
+    let block = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"block","permissionDecisionReason":"R"}}"#;
+    for who in [CLAUDE, CODEX] {
+        let r = pre(who, 0, block, "");
+        assert_eq!((r.effect, failed(&r)), (Effect::Proceed, vec!["AGENT-HOOK-OUTPUT-SCHEMA"]));
+    }
+}
