@@ -31,9 +31,7 @@ use tokio::time::Instant;
 
 use crate::client::one_shot;
 use crate::framing::{Id, ReplyBody, read_document, read_line};
-use crate::protocol::{
-    Family, Profile, Role, agent_hook, jsonrpc, picoclaw_hook, promptkit_exec, promptkit_server, runok_extension, wire,
-};
+use crate::protocol::{Family, Profile, Role, agent_hook, jsonrpc, picoclaw_hook, promptkit_exec, promptkit_server, runok_extension, wire};
 use crate::transport::{Deadlines, ExitOutcome, PluginCommand, PluginProcess, ReadEvent, SpawnError};
 
 /// What to load and how hard.

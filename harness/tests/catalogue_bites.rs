@@ -449,12 +449,18 @@ struct ShBite {
 
 const CLAUDE_PRE: &[&str] = &["--protocol", "claude-code-hook", "--role", "PreToolUse"];
 const CODEX_PRE: &[&str] = &["--protocol", "codex-hook", "--role", "PreToolUse"];
-const DENY: &str = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'"#;
+const DENY: &str =
+    r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'"#;
 
 const SH_BITES: &[ShBite] = &[
     ShBite { check: "AGENT-HOOK-EXIT-STATUS", certify: CLAUDE_PRE, passing: "exit 0", failing: "echo 'KeyError' >&2; exit 1" },
     ShBite { check: "AGENT-HOOK-EXIT2-STDERR", certify: CODEX_PRE, passing: "echo no >&2; exit 2", failing: "echo no; exit 2" },
-    ShBite { check: "AGENT-HOOK-STDOUT-JSON", certify: CLAUDE_PRE, passing: DENY, failing: "echo 'gate v1'; echo '{\"decision\":\"block\",\"reason\":\"no\"}'" },
+    ShBite {
+        check: "AGENT-HOOK-STDOUT-JSON",
+        certify: CLAUDE_PRE,
+        passing: DENY,
+        failing: "echo 'gate v1'; echo '{\"decision\":\"block\",\"reason\":\"no\"}'",
+    },
     ShBite {
         check: "AGENT-HOOK-OUTPUT-SCHEMA",
         certify: CODEX_PRE,
@@ -541,13 +547,12 @@ fn bite(check: &str) {
 #[test]
 fn every_check_in_the_catalogue_has_a_bite_row() {
     // Runtime checks judge records, not plugins: harness/tests/verify.rs bites them.
-    let missing: Vec<&str> =
-        CATALOGUE
-            .iter()
-            .filter(|c| c.group != Group::Runtime)
-            .map(|c| c.id)
-            .filter(|id| !BITES.iter().any(|b| b.check == *id) && !SH_BITES.iter().any(|b| b.check == *id))
-            .collect();
+    let missing: Vec<&str> = CATALOGUE
+        .iter()
+        .filter(|c| c.group != Group::Runtime)
+        .map(|c| c.id)
+        .filter(|id| !BITES.iter().any(|b| b.check == *id) && !SH_BITES.iter().any(|b| b.check == *id))
+        .collect();
     assert!(missing.is_empty(), "checks without a failing and a passing plugin: {missing:?}");
     let stale: Vec<&str> = BITES.iter().map(|b| b.check).filter(|id| !CATALOGUE.iter().any(|c| c.id == *id)).collect();
     assert!(stale.is_empty(), "bite rows for checks that do not exist: {stale:?}");

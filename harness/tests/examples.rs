@@ -221,7 +221,8 @@ fn broken_agent_hooks_fail_the_check_they_promise() {
         fails(&report, check, None);
     }
     // An echoed payload is only extra keys to Claude Code, which ignores them.
-    let (_, report, _) = certify_json(&["--protocol", "claude-code-hook", "--role", "PreToolUse"], &argv("python3", "examples/broken/echo_hook.py"));
+    let (_, report, _) =
+        certify_json(&["--protocol", "claude-code-hook", "--role", "PreToolUse"], &argv("python3", "examples/broken/echo_hook.py"));
     assert_eq!(report["verdict"], "conformant", "{}", problems(&report));
     // Reading tool_input for the output passes every protocol check and fails its own cases.
     let (code, report, _) = certify_json(
@@ -229,6 +230,7 @@ fn broken_agent_hooks_fail_the_check_they_promise() {
         &argv("python3", "examples/broken/input_reading_scan.py"),
     );
     assert_eq!(code, 1);
-    let failed: Vec<_> = report["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").map(|c| c["id"].as_str().unwrap()).collect();
+    let failed: Vec<_> =
+        report["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").map(|c| c["id"].as_str().unwrap()).collect();
     assert!(!failed.is_empty() && failed.iter().all(|id| *id == "CASE-DECISION"), "{failed:?}");
 }

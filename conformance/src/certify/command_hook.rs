@@ -220,6 +220,7 @@ fn judge(rec: &mut Recorder, ctx: &Ctx, ex: &OneShotReply) -> Answer {
     for finding in &reading.findings {
         rec.finding(finding.clone(), &evidence);
     }
-    let unusable = reading.error.as_ref().map(|why| Failure::Unexpected { what: format!("{} reports a hook error: {why}", ctx.agent.name()) });
+    let unusable =
+        reading.error.as_ref().map(|why| Failure::Unexpected { what: format!("{} reports a hook error: {why}", ctx.agent.name()) });
     Answer { reading: Some(reading), unusable }
 }

@@ -178,7 +178,9 @@ pub fn probes(agent: Agent, event: HookEvent) -> Vec<Value> {
         // Claude Code's hooks see every tool, not only the shell: a file write too.
         let write = json!({"tool_name": "Write", "tool_input": {"file_path": "/home/user/project/notes.md", "content": "# Notes\n"}});
         let write = match event {
-            HookEvent::PostToolUse => overlay(write, &json!({"tool_response": {"filePath": "/home/user/project/notes.md", "success": true}})),
+            HookEvent::PostToolUse => {
+                overlay(write, &json!({"tool_response": {"filePath": "/home/user/project/notes.md", "success": true}}))
+            }
             HookEvent::PostToolUseFailure => overlay(write, &json!({"error": "EACCES: permission denied"})),
             _ => write,
         };

@@ -114,7 +114,8 @@ async fn tool_call(ctx: &mut RunContext<'_>, agent: Agent, call: &ResolvedCall, 
     let fields = json!({"tool_name": call.name, "tool_input": input, "tool_use_id": call.id});
     let pre = fire(ctx, agent, HookEvent::PreToolUse, fields.clone(), Some(&call.name)).await;
     let command = input.get("command").and_then(Value::as_str).unwrap_or_default().to_string();
-    let mut added: Vec<LlmMessage> = pre.context.iter().map(|c| context_message(agent, HookEvent::PreToolUse, Some(&call.name), c)).collect();
+    let mut added: Vec<LlmMessage> =
+        pre.context.iter().map(|c| context_message(agent, HookEvent::PreToolUse, Some(&call.name), c)).collect();
     let (content, is_error, effect) = match pre.effect {
         Effect::Block | Effect::Ask => {
             let reason = pre.reason.clone().unwrap_or_else(|| "Blocked by hook".into());
@@ -230,7 +231,11 @@ async fn fire(ctx: &mut RunContext<'_>, agent: Agent, event: HookEvent, fields: 
                 ctx.transcript.bytes(channel.clone(), "stderr", reply.stderr.as_bytes());
                 match reply.collected.exit {
                     None => {
-                        ctx.transcript.push(channel.clone(), "timeout", format!("killed after {} ms; the agent goes on", timeout.as_millis()));
+                        ctx.transcript.push(
+                            channel.clone(),
+                            "timeout",
+                            format!("killed after {} ms; the agent goes on", timeout.as_millis()),
+                        );
                         None
                     }
                     Some(exit) => {
@@ -238,7 +243,14 @@ async fn fire(ctx: &mut RunContext<'_>, agent: Agent, event: HookEvent, fields: 
                             ExitOutcome::Code(c) => Some(c),
                             ExitOutcome::Signal(_) => None,
                         };
-                        let run = HookRun { profile: ctx.profile, agent, event, exit: code, stdout: &reply.collected.bytes, stderr: reply.stderr.as_bytes() };
+                        let run = HookRun {
+                            profile: ctx.profile,
+                            agent,
+                            event,
+                            exit: code,
+                            stdout: &reply.collected.bytes,
+                            stderr: reply.stderr.as_bytes(),
+                        };
                         Some((agent_reading::read(&run), code == Some(2)))
                     }
                 }

@@ -15,6 +15,7 @@ use crate::protocol::Profile;
 use crate::protocol::agent_hook::{Agent, HookEvent};
 
 use super::Finding;
+use super::codex_output::{codex_schema, codex_unsupported};
 
 /// What the agent does after the hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,7 +102,11 @@ pub fn read(run: &HookRun<'_>) -> Reading {
             let said = stderr.trim();
             if said.is_empty() && json_reason.is_none() {
                 let expected = "the reason on stderr (the agent feeds stderr, and only stderr, back after exit 2)";
-                let actual = if stdout.trim().is_empty() { "nothing on stderr".to_string() } else { "nothing on stderr; the reason went to stdout".into() };
+                let actual = if stdout.trim().is_empty() {
+                    "nothing on stderr".to_string()
+                } else {
+                    "nothing on stderr; the reason went to stdout".into()
+                };
                 r.findings.push(Finding::mismatch(EXIT2_STDERR, "stderr", expected, actual));
                 if run.agent == Agent::Codex && run.profile != Profile::Documented {
                     // Codex fails open: the hook run is an error and the call goes on.
@@ -187,7 +192,12 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
         }
         Err(e) => {
             let actual = format!("not valid JSON ({e}): two objects, or an object with text after it, are not one object");
-            r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object and nothing else (logs go to stderr)", actual.clone()));
+            r.findings.push(Finding::mismatch(
+                STDOUT_JSON,
+                "stdout",
+                "one JSON object and nothing else (logs go to stderr)",
+                actual.clone(),
+            ));
             r.error = Some(format!("hook output looks like JSON but is not valid: {e}"));
             return;
         }
@@ -206,7 +216,8 @@ fn read_plain(run: &HookRun<'_>, t: &str, r: &mut Reading) {
         } else {
             format!("other text (`{}`) around it", cut(first))
         };
-        let actual = format!("the JSON object `{}` with {before}: read as plain text, so its decision is ignored", cut(&object.replace('\n', " ")));
+        let actual =
+            format!("the JSON object `{}` with {before}: read as plain text, so its decision is ignored", cut(&object.replace('\n', " ")));
         r.findings.push(Finding::mismatch(STDOUT_JSON, "stdout", "one JSON object and nothing else (logs go to stderr)", actual));
     } else if !t.is_empty() && run.agent == Agent::Codex && matches!(run.event, HookEvent::Stop | HookEvent::SubagentStop) {
         // Codex expects JSON from a stop hook that exits 0 with output.
@@ -300,24 +311,6 @@ impl Kind {
     }
 }
 
-/// Codex 0.171.0's output schema for an event (embedded in its binary; every object closed):
-/// its top-level keys, and its `hookSpecificOutput` keys when it has one.
-fn codex_schema(event: HookEvent) -> (&'static [&'static str], Option<&'static [&'static str]>) {
-    const PLAIN: &[&str] = &["continue", "stopReason", "suppressOutput", "systemMessage"];
-    const DECIDING: &[&str] = &["continue", "decision", "reason", "stopReason", "suppressOutput", "systemMessage"];
-    match event {
-        HookEvent::PreToolUse => {
-            (DECIDING, Some(&["hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"]))
-        }
-        HookEvent::PermissionRequest => (PLAIN, Some(&["hookEventName", "decision"])),
-        HookEvent::PostToolUse => (DECIDING, Some(&["hookEventName", "additionalContext", "updatedMCPToolOutput"])),
-        HookEvent::UserPromptSubmit => (DECIDING, Some(&["hookEventName", "additionalContext"])),
-        HookEvent::Stop | HookEvent::SubagentStop => (DECIDING, None),
-        HookEvent::SessionStart | HookEvent::SubagentStart => (PLAIN, Some(&["hookEventName", "additionalContext"])),
-        _ => (PLAIN, None),
-    }
-}
-
 /// The `hookSpecificOutput` fields an event takes.
 fn specific_fields(event: HookEvent) -> &'static [(&'static str, Kind)] {
     match event {
@@ -369,8 +362,11 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
     // Codex's output schemas are closed (additionalProperties: false): an unknown key fails them.
     let unknown: Vec<String> = if codex {
         let (top, inner) = codex_schema(run.event);
-        let mut u: Vec<String> =
-            o.keys().filter(|k| !top.contains(&k.as_str()) && !(inner.is_some() && *k == "hookSpecificOutput")).map(|k| format!("`{k}`")).collect();
+        let mut u: Vec<String> = o
+            .keys()
+            .filter(|k| !(top.contains(&k.as_str()) || (inner.is_some() && *k == "hookSpecificOutput")))
+            .map(|k| format!("`{k}`"))
+            .collect();
         if let (Some(s), Some(inner)) = (specific, inner) {
             u.extend(s.keys().filter(|k| !inner.contains(&k.as_str())).map(|k| format!("`hookSpecificOutput.{k}`")));
         }
@@ -396,7 +392,12 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
         wrong.extend(misplaced);
     }
     if !unknown.is_empty() {
-        wrong.push(format!("{} not in {}'s output schema for {} (its schemas allow no other key)", unknown.join(", "), run.agent.name(), run.event.name()));
+        wrong.push(format!(
+            "{} not in {}'s output schema for {} (its schemas allow no other key)",
+            unknown.join(", "),
+            run.agent.name(),
+            run.event.name()
+        ));
     }
     if wrong.is_empty() {
         r.findings.push(Finding::pass(OUTPUT_SCHEMA));
@@ -416,7 +417,12 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
             }
             // Codex requires the field but does not compare it with the event (seen in 0.171.0).
             Some(name) if name != run.event.name() && !(codex && runtime) => {
-                r.findings.push(Finding::mismatch(EVENT_NAME, "$.hookSpecificOutput.hookEventName", run.event.name(), format!("\"{name}\"")));
+                r.findings.push(Finding::mismatch(
+                    EVENT_NAME,
+                    "$.hookSpecificOutput.hookEventName",
+                    run.event.name(),
+                    format!("\"{name}\""),
+                ));
                 r.error = Some(format!("Hook returned incorrect event name: expected '{}' but got '{name}'", run.event.name()));
                 return;
             }
@@ -446,57 +452,6 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
         r.findings.push(Finding::pass(SUPPORTED));
     }
     decide(run, o, specific, r);
-}
-
-/// What Codex 0.171.0 refuses (the hook run fails, and the call goes on): the
-/// messages are the binary's own.
-fn codex_unsupported(event: HookEvent, o: &Map<String, Value>, specific: Option<&Map<String, Value>>) -> Option<String> {
-    let tool_call = matches!(event, HookEvent::PreToolUse | HookEvent::PermissionRequest);
-    if tool_call && o.get("continue") == Some(&Value::Bool(false)) {
-        return Some("unsupported continue:false".into());
-    }
-    if matches!(event, HookEvent::PreToolUse | HookEvent::PermissionRequest | HookEvent::PostToolUse)
-        && o.get("suppressOutput") == Some(&Value::Bool(true))
-    {
-        return Some("unsupported suppressOutput".into());
-    }
-    if tool_call && o.get("stopReason").is_some_and(|v| !v.is_null()) {
-        return Some("unsupported stopReason".into());
-    }
-    let decision = o.get("decision").and_then(Value::as_str);
-    if decision == Some("approve") {
-        return Some("unsupported decision:approve".into());
-    }
-    if decision.is_none() && o.get("reason").is_some_and(|v| !v.is_null()) && o.get("continue") != Some(&Value::Bool(false)) {
-        return Some("reason without decision".into());
-    }
-    let s = specific?;
-    match event {
-        HookEvent::PreToolUse => {
-            match s.get("permissionDecision").and_then(Value::as_str) {
-                // allow is taken only to rewrite the call (with updatedInput).
-                Some("allow") if s.get("updatedInput").is_none() => return Some("unsupported permissionDecision:allow".into()),
-                Some("ask") => return Some("unsupported permissionDecision:ask".into()),
-                None if s.get("permissionDecisionReason").is_some() => return Some("permissionDecisionReason without permissionDecision".into()),
-                None if s.get("updatedInput").is_some() => return Some("updatedInput without permissionDecision:allow".into()),
-                _ => {}
-            }
-        }
-        HookEvent::PostToolUse if s.get("updatedMCPToolOutput").is_some() => return Some("unsupported updatedMCPToolOutput".into()),
-        HookEvent::PermissionRequest => {
-            let d = s.get("decision");
-            for key in ["updatedInput", "updatedPermissions"] {
-                if d.and_then(|d| d.get(key)).is_some() {
-                    return Some(format!("unsupported {key}"));
-                }
-            }
-            if d.and_then(|d| d.get("interrupt")) == Some(&Value::Bool(true)) {
-                return Some("unsupported interrupt:true".into());
-            }
-        }
-        _ => {}
-    }
-    None
 }
 
 /// The decision in a valid output object.
@@ -531,7 +486,8 @@ fn decide(run: &HookRun<'_>, o: &Map<String, Value>, specific: Option<&Map<Strin
             _ => {}
         }
     }
-    if run.agent == Agent::ClaudeCode && run.event == HookEvent::PreToolUse && o.get("decision").and_then(Value::as_str) == Some("approve") {
+    if run.agent == Agent::ClaudeCode && run.event == HookEvent::PreToolUse && o.get("decision").and_then(Value::as_str) == Some("approve")
+    {
         r.effect = Effect::Allow;
     }
     if run.event == HookEvent::PermissionRequest

@@ -6,6 +6,7 @@
 //! semantic check the answer could be held to.
 
 pub mod agent_reading;
+mod codex_output;
 pub(crate) mod go_reading;
 mod picoclaw;
 mod promptkit;
