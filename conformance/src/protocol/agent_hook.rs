@@ -49,48 +49,226 @@ pub enum HookEvent {
     PreToolUse,
     /// When the agent would ask the user for permission (both agents).
     PermissionRequest,
+    /// After the auto mode classifier denied a call (Claude Code).
+    PermissionDenied,
     /// After a tool call succeeded; may give the model feedback (both agents).
     PostToolUse,
     /// After a tool call failed (Claude Code).
     PostToolUseFailure,
+    /// After a batch of tool calls, before the next model call (Claude Code).
+    PostToolBatch,
     /// When the agent shows a notification (Claude Code).
     Notification,
     /// Before the user's prompt reaches the model; may block it or add context.
     UserPromptSubmit,
+    /// Before a slash command expands into a prompt (Claude Code).
+    UserPromptExpansion,
+    /// When a message is displayed (Claude Code).
+    MessageDisplay,
     /// When the agent is about to stop; may make it go on.
     Stop,
+    /// When a turn ends on an API error (Claude Code).
+    StopFailure,
     /// When a subagent starts.
     SubagentStart,
     /// When a subagent is about to stop; may make it go on.
     SubagentStop,
+    /// When a task is created (Claude Code).
+    TaskCreated,
+    /// When a task is marked completed (Claude Code).
+    TaskCompleted,
+    /// When a teammate is about to go idle (Claude Code).
+    TeammateIdle,
     /// Before the conversation is compacted.
     PreCompact,
     /// After the conversation was compacted.
     PostCompact,
     /// When a session starts or resumes; may add context.
     SessionStart,
-    /// When a session ends (Claude Code).
+    /// When a session ends.
     SessionEnd,
+    /// At `claude --init` or maintenance (Claude Code).
+    Setup,
+    /// When a CLAUDE.md or rule file is loaded (Claude Code).
+    InstructionsLoaded,
+    /// When a settings file changes (Claude Code).
+    ConfigChange,
+    /// When the working directory changes (Claude Code).
+    CwdChanged,
+    /// When a directory is added to the session (Claude Code).
+    DirectoryAdded,
+    /// When a watched file changes (Claude Code).
+    FileChanged,
+    /// When a worktree is to be created; stdout is its path (Claude Code).
+    WorktreeCreate,
+    /// When a worktree is removed (Claude Code).
+    WorktreeRemove,
+    /// When an MCP server asks the user for input (Claude Code).
+    Elicitation,
+    /// After the user answered an MCP elicitation (Claude Code).
+    ElicitationResult,
+    /// Before the model is switched (Claude Code 2.1.332, not in the reference).
+    PreModelSwitch,
+    /// After the model was switched (Claude Code 2.1.332, not in the reference).
+    PostModelSwitch,
+    /// Before a skill runs a shell command (Claude Code 2.1.332, not in the reference).
+    PreSkillShellCommand,
+    /// When the user interrupts a turn (Codex 0.171.0).
+    Interrupt,
 }
 
-/// Claude Code's events, as its hooks reference lists them for 2.1.x.
+/// What an agent does with an event's hook: whether it is matched on the tool name, whether
+/// exit 2 (or a JSON block) blocks anything, and the event's own fields, documented form.
+struct EventSpec {
+    name: &'static str,
+    tool: bool,
+    blocks: bool,
+    fields: &'static str,
+}
+
+const BASH: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls -la","description":"List files"}}"#;
+
+impl HookEvent {
+    fn spec(self) -> EventSpec {
+        let e = |name, blocks, fields| EventSpec { name, tool: false, blocks, fields };
+        let tool = |name, blocks, fields| EventSpec { name, tool: true, blocks, fields };
+        match self {
+            HookEvent::PreToolUse => tool("PreToolUse", true, BASH),
+            HookEvent::PermissionRequest => tool("PermissionRequest", true, BASH),
+            HookEvent::PermissionDenied => tool(
+                "PermissionDenied",
+                false,
+                r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf build"},"reason":"the auto mode classifier denied it"}"#,
+            ),
+            HookEvent::PostToolUse => tool(
+                "PostToolUse",
+                true,
+                r#"{"tool_name":"Bash","tool_input":{"command":"ls -la","description":"List files"},"tool_response":{"stdout":"a.txt\nb.txt","stderr":""}}"#,
+            ),
+            HookEvent::PostToolUseFailure => tool(
+                "PostToolUseFailure",
+                true,
+                r#"{"tool_name":"Bash","tool_input":{"command":"ls -la","description":"List files"},"error":"Command exited with non-zero status code 1","is_interrupt":false}"#,
+            ),
+            HookEvent::PostToolBatch => e(
+                "PostToolBatch",
+                true,
+                r#"{"tool_calls":[{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_01","tool_response":"a.txt"}]}"#,
+            ),
+            HookEvent::Notification => e(
+                "Notification",
+                false,
+                r#"{"message":"Claude needs your permission to use Bash","title":"Permission needed","notification_type":"permission_prompt"}"#,
+            ),
+            HookEvent::UserPromptSubmit => e("UserPromptSubmit", true, r#"{"prompt":"list the files"}"#),
+            HookEvent::UserPromptExpansion => e(
+                "UserPromptExpansion",
+                true,
+                r#"{"expansion_type":"slash_command","command_name":"review","command_args":"","command_source":"project","prompt":"/review"}"#,
+            ),
+            HookEvent::MessageDisplay => e("MessageDisplay", false, r#"{"message_id":"msg_01","delta":"Here are","index":0,"final":false}"#),
+            HookEvent::Stop => e("Stop", true, r#"{"stop_hook_active":false,"last_assistant_message":"Here are the files."}"#),
+            HookEvent::StopFailure => e("StopFailure", false, r#"{"error":"rate_limit","last_assistant_message":""}"#),
+            HookEvent::SubagentStart => e("SubagentStart", false, r#"{"agent_id":"agent-1","agent_type":"general-purpose"}"#),
+            HookEvent::SubagentStop => e(
+                "SubagentStop",
+                true,
+                r#"{"stop_hook_active":false,"agent_id":"agent-1","agent_type":"general-purpose","agent_transcript_path":"/home/user/.claude/agents/agent-1.jsonl","last_assistant_message":"Done."}"#,
+            ),
+            HookEvent::TaskCreated => e("TaskCreated", true, r#"{"task_id":"task-1","task_subject":"Write the tests"}"#),
+            HookEvent::TaskCompleted => e("TaskCompleted", true, r#"{"task_id":"task-1","task_subject":"Write the tests"}"#),
+            HookEvent::TeammateIdle => e("TeammateIdle", true, r#"{"teammate_name":"reviewer","team_name":"core"}"#),
+            HookEvent::PreCompact => e("PreCompact", true, r#"{"trigger":"manual","custom_instructions":""}"#),
+            HookEvent::PostCompact => e("PostCompact", false, r#"{"trigger":"manual","compact_summary":"The user asked for the files."}"#),
+            HookEvent::SessionStart => e("SessionStart", false, r#"{"source":"startup"}"#),
+            HookEvent::SessionEnd => e("SessionEnd", false, r#"{"reason":"other"}"#),
+            HookEvent::Setup => e("Setup", false, r#"{"trigger":"init"}"#),
+            HookEvent::InstructionsLoaded => e(
+                "InstructionsLoaded",
+                false,
+                r#"{"file_path":"/home/user/project/CLAUDE.md","memory_type":"Project","load_reason":"session_start"}"#,
+            ),
+            HookEvent::ConfigChange => e("ConfigChange", true, r#"{"source":"project_settings","file_path":"/home/user/project/.claude/settings.json"}"#),
+            HookEvent::CwdChanged => e("CwdChanged", false, r#"{"old_cwd":"/home/user/project","new_cwd":"/home/user/project/src"}"#),
+            HookEvent::DirectoryAdded => e("DirectoryAdded", false, r#"{"directory":"/home/user/shared","source":"add_dir"}"#),
+            HookEvent::FileChanged => e("FileChanged", false, r#"{"file_path":"/home/user/project/.env","event":"change"}"#),
+            HookEvent::WorktreeCreate => e("WorktreeCreate", true, r#"{"name":"feature-x"}"#),
+            HookEvent::WorktreeRemove => e("WorktreeRemove", false, r#"{"worktree_path":"/home/user/project-feature-x"}"#),
+            HookEvent::Elicitation => {
+                e("Elicitation", true, r#"{"mcp_server_name":"tickets","message":"Which project?","mode":"form","elicitation_id":"el-1"}"#)
+            }
+            HookEvent::ElicitationResult => e("ElicitationResult", true, r#"{"mcp_server_name":"tickets","action":"accept","elicitation_id":"el-1"}"#),
+            HookEvent::PreModelSwitch => e("PreModelSwitch", true, r#"{"from_model":"claude-sonnet-5","to_model":"claude-opus-5-5"}"#),
+            HookEvent::PostModelSwitch => e("PostModelSwitch", false, r#"{"from_model":"claude-sonnet-5","to_model":"claude-opus-5-5"}"#),
+            HookEvent::PreSkillShellCommand => e("PreSkillShellCommand", true, r#"{"skill_name":"release","command":"git tag v1.2.0"}"#),
+            HookEvent::Interrupt => e("Interrupt", false, "{}"),
+        }
+    }
+
+    /// The name as the agents spell it.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// Whether the event is about one tool call (its matcher is matched against the tool's name).
+    pub fn is_tool_event(self) -> bool {
+        self.spec().tool
+    }
+
+    /// The decisions a hook on this event can bring about, as `--cases` names them: `proceed`
+    /// (the agent goes on), `block` (the call, prompt or stop is blocked), `allow` (a tool call
+    /// is allowed without asking), `ask` (the user is asked), `stop` (`continue: false`).
+    pub fn decisions(self) -> &'static [&'static str] {
+        match self {
+            HookEvent::PreToolUse => &["proceed", "block", "allow", "ask", "stop"],
+            HookEvent::PermissionRequest => &["proceed", "block", "allow", "stop"],
+            e if e.spec().blocks => &["proceed", "block", "stop"],
+            _ => &["proceed", "stop"],
+        }
+    }
+}
+
+/// Claude Code's events: the 31 of its hooks reference (as of 2.1.240, the newest published),
+/// and the three more its 2.1.332 binary knows.
 pub const CLAUDE_CODE_EVENTS: &[Role] = &[
     Role::Event(HookEvent::PreToolUse),
     Role::Event(HookEvent::PermissionRequest),
+    Role::Event(HookEvent::PermissionDenied),
     Role::Event(HookEvent::PostToolUse),
     Role::Event(HookEvent::PostToolUseFailure),
+    Role::Event(HookEvent::PostToolBatch),
     Role::Event(HookEvent::Notification),
     Role::Event(HookEvent::UserPromptSubmit),
+    Role::Event(HookEvent::UserPromptExpansion),
+    Role::Event(HookEvent::MessageDisplay),
     Role::Event(HookEvent::Stop),
+    Role::Event(HookEvent::StopFailure),
     Role::Event(HookEvent::SubagentStart),
     Role::Event(HookEvent::SubagentStop),
+    Role::Event(HookEvent::TaskCreated),
+    Role::Event(HookEvent::TaskCompleted),
+    Role::Event(HookEvent::TeammateIdle),
     Role::Event(HookEvent::PreCompact),
     Role::Event(HookEvent::PostCompact),
     Role::Event(HookEvent::SessionStart),
     Role::Event(HookEvent::SessionEnd),
+    Role::Event(HookEvent::Setup),
+    Role::Event(HookEvent::InstructionsLoaded),
+    Role::Event(HookEvent::ConfigChange),
+    Role::Event(HookEvent::CwdChanged),
+    Role::Event(HookEvent::DirectoryAdded),
+    Role::Event(HookEvent::FileChanged),
+    Role::Event(HookEvent::WorktreeCreate),
+    Role::Event(HookEvent::WorktreeRemove),
+    Role::Event(HookEvent::Elicitation),
+    Role::Event(HookEvent::ElicitationResult),
+    Role::Event(HookEvent::PreModelSwitch),
+    Role::Event(HookEvent::PostModelSwitch),
+    Role::Event(HookEvent::PreSkillShellCommand),
 ];
 
-/// Codex's events: the keys its hooks.json reads at 0.171.0 (codex-rs/hooks/src/engine/discovery.rs).
+/// Codex's events: the ten of its hooks documentation, and SessionEnd and Interrupt, which
+/// 0.171.0 adds (schemas embedded in its binary).
 pub const CODEX_EVENTS: &[Role] = &[
     Role::Event(HookEvent::PreToolUse),
     Role::Event(HookEvent::PermissionRequest),
@@ -102,46 +280,9 @@ pub const CODEX_EVENTS: &[Role] = &[
     Role::Event(HookEvent::PreCompact),
     Role::Event(HookEvent::PostCompact),
     Role::Event(HookEvent::SessionStart),
+    Role::Event(HookEvent::SessionEnd),
+    Role::Event(HookEvent::Interrupt),
 ];
-
-impl HookEvent {
-    /// The name as the agents spell it.
-    pub fn name(self) -> &'static str {
-        match self {
-            HookEvent::PreToolUse => "PreToolUse",
-            HookEvent::PermissionRequest => "PermissionRequest",
-            HookEvent::PostToolUse => "PostToolUse",
-            HookEvent::PostToolUseFailure => "PostToolUseFailure",
-            HookEvent::Notification => "Notification",
-            HookEvent::UserPromptSubmit => "UserPromptSubmit",
-            HookEvent::Stop => "Stop",
-            HookEvent::SubagentStart => "SubagentStart",
-            HookEvent::SubagentStop => "SubagentStop",
-            HookEvent::PreCompact => "PreCompact",
-            HookEvent::PostCompact => "PostCompact",
-            HookEvent::SessionStart => "SessionStart",
-            HookEvent::SessionEnd => "SessionEnd",
-        }
-    }
-
-    /// Whether the event is about one tool call (its matcher is matched against the tool's name).
-    pub fn is_tool_event(self) -> bool {
-        matches!(self, HookEvent::PreToolUse | HookEvent::PermissionRequest | HookEvent::PostToolUse | HookEvent::PostToolUseFailure)
-    }
-
-    /// The decisions a hook on this event can bring about, as `--cases` names them: `proceed`
-    /// (the agent goes on), `block` (the call, prompt or stop is blocked), `allow` (a tool call
-    /// is allowed without asking), `ask` (the user is asked), `stop` (`continue: false`).
-    pub fn decisions(self) -> &'static [&'static str] {
-        match self {
-            HookEvent::PreToolUse => &["proceed", "block", "allow", "ask", "stop"],
-            HookEvent::PermissionRequest => &["proceed", "block", "allow", "stop"],
-            HookEvent::PostToolUse | HookEvent::PostToolUseFailure | HookEvent::UserPromptSubmit => &["proceed", "block", "stop"],
-            HookEvent::Stop | HookEvent::SubagentStop | HookEvent::PreCompact => &["proceed", "block", "stop"],
-            _ => &["proceed", "stop"],
-        }
-    }
-}
 
 /// The event a role names, for an agent hook role.
 pub fn event_of(role: Role) -> Option<HookEvent> {
@@ -151,24 +292,10 @@ pub fn event_of(role: Role) -> Option<HookEvent> {
     }
 }
 
-/// The event-specific fields of a probe when the author gives none: a shell
-/// command listing files, its output, a prompt.
+/// The event-specific fields of a probe when the author gives none: a shell command listing
+/// files, its output, a prompt …
 pub fn default_fields(event: HookEvent) -> Value {
-    let bash = json!({"tool_name": "Bash", "tool_input": {"command": "ls -la", "description": "List files"}});
-    match event {
-        HookEvent::PreToolUse | HookEvent::PermissionRequest => bash,
-        HookEvent::PostToolUse => overlay(bash, &json!({"tool_response": {"stdout": "a.txt\nb.txt", "stderr": ""}})),
-        HookEvent::PostToolUseFailure => overlay(bash, &json!({"error": "Command exited with non-zero status code 1"})),
-        HookEvent::Notification => json!({"message": "Claude needs your permission to use Bash", "notification_type": "permission_prompt"}),
-        HookEvent::UserPromptSubmit => json!({"prompt": "list the files"}),
-        HookEvent::Stop => json!({"stop_hook_active": false, "last_assistant_message": "Here are the files."}),
-        HookEvent::SubagentStart => json!({"agent_id": "agent-1", "agent_type": "general-purpose"}),
-        HookEvent::SubagentStop => json!({"stop_hook_active": false, "agent_id": "agent-1", "agent_type": "general-purpose"}),
-        HookEvent::PreCompact => json!({"trigger": "manual", "custom_instructions": ""}),
-        HookEvent::PostCompact => json!({"trigger": "manual"}),
-        HookEvent::SessionStart => json!({"source": "startup"}),
-        HookEvent::SessionEnd => json!({"reason": "other"}),
-    }
+    serde_json::from_str(event.spec().fields).unwrap_or(Value::Null)
 }
 
 /// The probes certify sends for an event: the fields of each, in the documented form.

@@ -89,8 +89,14 @@ pub fn read(run: &HookRun<'_>) -> Reading {
     let mut r = Reading { effect: Effect::Proceed, reason: None, context: None, error: None, findings: Vec::new() };
     let stdout = String::from_utf8_lossy(run.stdout);
     let stderr = String::from_utf8_lossy(run.stderr);
-    let claude = run.agent == Agent::ClaudeCode && run.profile != Profile::Documented;
+    // Claude Code reads a JSON object on stdout whatever the exit status (its hooks reference,
+    // "Exit code output"): after exit 2 its reason goes first, after another status it decides.
+    let claude = run.agent == Agent::ClaudeCode;
     match run.exit {
+        Some(code) if code != 0 && code != 2 && claude && braced_object(&stdout).is_some() => {
+            r.findings.push(Finding::pass(EXIT_STATUS));
+            read_stdout(run, &stdout, &mut r);
+        }
         Some(0) => {
             r.findings.push(Finding::pass(EXIT_STATUS));
             read_stdout(run, &stdout, &mut r);
@@ -119,6 +125,10 @@ pub fn read(run: &HookRun<'_>) -> Reading {
                 r.reason = Some(json_reason.unwrap_or_else(|| said.to_string()));
             }
             r.effect = blocking_effect(run.event);
+            if claude && run.event == HookEvent::PermissionRequest {
+                // "Exit code 2 isn't honored" there: the permission flow goes on unchanged.
+                r.effect = Effect::Proceed;
+            }
             if r.effect != Effect::Block && run.agent == Agent::Codex && run.profile != Profile::Documented {
                 // Codex gives exit 2 no meaning where nothing can be blocked: the run fails.
                 r.error = Some(format!("{} hook exited with code 2, which blocks nothing here", run.event.name()));

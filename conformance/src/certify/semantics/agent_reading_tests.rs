@@ -3,7 +3,7 @@
 //! the effect, reason and error the agent showed.
 
 use super::*;
-use crate::protocol::agent_hook::{Agent, HookEvent};
+use crate::protocol::agent_hook::{self, Agent, HookEvent};
 
 const CLAUDE: (Agent, Profile) = (Agent::ClaudeCode, Profile::ClaudeCode21332);
 const CODEX: (Agent, Profile) = (Agent::Codex, Profile::Codex0171);
@@ -190,4 +190,27 @@ fn a_permission_decision_outside_the_enum_fails_the_schema() {
         let r = pre(who, 0, block, "");
         assert_eq!((r.effect, failed(&r)), (Effect::Proceed, vec!["AGENT-HOOK-OUTPUT-SCHEMA"]));
     }
+}
+
+#[test]
+fn claude_code_lets_a_valid_object_decide_whatever_the_exit_status() {
+    let r = pre(CLAUDE, 1, DENY, "");
+    assert_eq!((r.effect, r.error.clone(), failed(&r)), (Effect::Block, None, vec![]));
+    assert!(pre(CODEX, 1, DENY, "").error.is_some());
+    // Exit 2 is not honoured on a permission request.
+    assert_eq!(run(CLAUDE, HookEvent::PermissionRequest, 2, "", "no").effect, Effect::Proceed);
+}
+
+#[test]
+fn every_event_has_its_fields_and_a_name_that_parses_back() {
+    use crate::protocol::{Family, Role};
+    for family in [Family::ClaudeCodeHook, Family::CodexHook] {
+        for role in family.roles() {
+            let event = agent_hook::event_of(*role).expect("an event");
+            assert!(agent_hook::default_fields(event).is_object(), "{}", event.name());
+            assert_eq!(Role::parse(family, event.name()), Ok(*role));
+        }
+    }
+    assert_eq!(Family::ClaudeCodeHook.roles().len(), 34);
+    assert_eq!(Family::CodexHook.roles().len(), 12);
 }
