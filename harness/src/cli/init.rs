@@ -20,7 +20,8 @@ pub(super) struct InitArgs {
     /// The plugin's role. promptkit-exec: tool, eval, provider-hook, tool-hook, session-hook,
     /// eval-hook or selector (required). picoclaw-hook: the modes, comma-separated, of observe,
     /// llm, tool, approve; without --role, one hook that serves every mode, as a PicoClaw hook
-    /// usually does. The other families have one role.
+    /// usually does. claude-code-hook, codex-hook: PreToolUse (a command guard) or PostToolUse
+    /// (an output scanner). The other families have one role.
     #[arg(long, value_name = "ROLE")]
     role: Option<String>,
     /// The plugin's language, each with the standard library only: python; go (a go.mod

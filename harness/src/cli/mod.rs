@@ -35,6 +35,8 @@ use crate::report::Format;
   proctor certify --protocol promptkit-exec --role tool-hook \\
       --cases examples/promptkit-exec/pii_tool_hook.cases.yaml \\
       -- python3 examples/promptkit-exec/pii_tool_hook.py
+  proctor certify --protocol codex-hook --role PreToolUse \\
+      --cases examples/agent-hooks/bash_guard.cases.yaml -- python3 examples/agent-hooks/bash_guard.py
   proctor checks --protocol runok-extension
   proctor run scenarios/runok
   proctor schema > scenario.schema.json
@@ -65,7 +67,8 @@ enum Command {
   proctor init --protocol promptkit-exec --role tool-hook --dir my-hook
   proctor init --protocol picoclaw-hook --lang go --dir my-gate
   proctor init --protocol promptkit-server --lang ts --dir my-tool
-  proctor init --protocol runok-extension --lang sh --dir guard --action acme/proctor@v1")]
+  proctor init --protocol runok-extension --lang sh --dir guard --action acme/proctor@v1
+  proctor init --protocol claude-code-hook --role PreToolUse --dir my-guard")]
     Init(init::InitArgs),
     /// Work with certificates written by `proctor certify --certificate FILE`.
     #[command(subcommand)]
@@ -194,7 +197,8 @@ struct RunArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 struct CertifyArgs {
-    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension.
+    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension,
+    /// claude-code-hook, codex-hook (the last two need --role: the hook's event, e.g. PreToolUse).
     #[arg(long, value_name = "FAMILY", required_unless_present = "runtime_config")]
     protocol: Option<Family>,
     /// Certify every exec plugin a PromptKit RuntimeConfig binds, in one report.
@@ -215,11 +219,14 @@ struct CertifyArgs {
     judging: judging::JudgingArgs,
     /// Role of the plugin. promptkit-exec: tool, eval, provider-hook, tool-hook,
     /// session-hook, eval-hook or selector (required). picoclaw-hook: a comma list of modes
-    /// from observe,llm,tool,approve (default: all four).
+    /// from observe,llm,tool,approve (default: all four). claude-code-hook, codex-hook: the
+    /// event the hook is configured on, as the agent spells it (PreToolUse, PostToolUse,
+    /// UserPromptSubmit, Stop … required).
     #[arg(long, value_name = "ROLE")]
     role: Option<String>,
     /// Run only this profile (repeatable): `documented`, or the runtime as
-    /// implemented (promptkit@86d9f36, picoclaw@cf67dd3, runok@0.3.1). Default: both.
+    /// implemented (promptkit@86d9f36, picoclaw@cf67dd3, runok@0.3.1, claude-code@2.1.332,
+    /// codex@0.171.0). Default: both.
     #[arg(long = "profile", value_name = "NAME")]
     profiles: Vec<String>,
     /// A YAML file of extra requests with the decision each must get.
@@ -321,7 +328,8 @@ struct CertifyArgs {
 
 #[derive(Debug, clap::Args)]
 struct LoadArgs {
-    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension.
+    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension,
+    /// claude-code-hook, codex-hook.
     #[arg(long, value_name = "FAMILY")]
     protocol: Family,
     /// Role (required for promptkit-exec); PicoClaw modes as a comma list.
