@@ -431,11 +431,7 @@ async fn oneshot_worker(opts: &LoadOptions, profile: Profile, next: &AtomicUsize
 /// The request a one-shot plugin gets, as its runtime writes it.
 fn oneshot_request(family: Family, role: Role, profile: Profile) -> Vec<u8> {
     if let (Some(agent), Some(event)) = (agent_hook::Agent::of(family), agent_hook::event_of(role)) {
-        let mut bytes = wire::encode(&agent_hook::payload(agent, profile, event, &agent_hook::default_fields(event)), profile);
-        if agent_hook::trailing_newline(agent) {
-            bytes.push(b'\n');
-        }
-        return bytes;
+        return agent_hook::stdin(agent, profile, event, &agent_hook::default_fields(event));
     }
     let value = if family == Family::RunokExtension {
         jsonrpc::request(family, profile, 1, runok_extension::VALIDATE_COMMAND, runok_extension::params(&Value::Null))

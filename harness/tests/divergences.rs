@@ -333,8 +333,78 @@ fn observe(id: &str) {
             assert!(statuses(&report, "JSONRPC-RESULT-XOR-ERROR", "runok@0.3.1").iter().all(|s| s == "\"pass\""), "{report:#}");
             assert!(statuses(&report, "JSONRPC-RESULT-XOR-ERROR", "documented").iter().any(|s| s == "\"fail\""), "{report:#}");
         }
+        "claude-code.json-when-braced" => {
+            // Two JSON lines with no output field: plain text to Claude Code, broken JSON to the reference.
+            let report = agent_hook("claude-code-hook", "PreToolUse", r#"printf '{"a":1}\n{"b":2}\n'"#);
+            assert!(statuses(&report, "AGENT-HOOK-STDOUT-JSON", "claude-code@2.1.332").iter().all(|s| s == "\"pass\""), "{report:#}");
+            assert!(statuses(&report, "AGENT-HOOK-STDOUT-JSON", "documented").iter().any(|s| s == "\"fail\""), "{report:#}");
+        }
+        "claude-code.event-fields" => {
+            let sent = agent_hook_stdin("claude-code-hook", "PostToolUse");
+            let (documented, release) = (&sent["documented"], &sent["claude-code@2.1.332"]);
+            assert!(release.ends_with('\n') && !documented.ends_with('\n'), "{sent:?}");
+            assert!(release.contains("\"prompt_id\"") && release.contains("\"isImage\":false"), "{release}");
+            assert!(!documented.contains("\"prompt_id\""), "{documented}");
+        }
+        "codex.shell-as-bash" => {
+            let sent = agent_hook_stdin("codex-hook", "PostToolUse");
+            assert!(sent["codex@0.171.0"].contains("\"tool_input\":{\"command\":\"ls -la\"}"), "{sent:?}");
+            assert!(sent["codex@0.171.0"].contains("\"tool_response\":\"a.txt\\nb.txt\\n\""), "{sent:?}");
+            assert!(sent["documented"].contains("\"description\""), "{sent:?}");
+        }
+        "codex.exit2-without-stderr-fails-open" => {
+            // exit 2 with the reason on stdout: Codex runs the call, so a case expecting the block fails there only.
+            let cases = "cases:\n  - name: blocked\n    expect: {decision: block}\n";
+            let report = agent_hook_with_cases("codex-hook", "PreToolUse", "echo no; exit 2", cases);
+            assert!(statuses(&report, "CASE-DECISION", "codex@0.171.0").iter().any(|s| s == "\"fail\""), "{report:#}");
+            assert!(statuses(&report, "CASE-DECISION", "documented").iter().all(|s| s == "\"pass\""), "{report:#}");
+        }
+        "codex.json-when-brace-or-bracket" => {
+            let report = agent_hook("codex-hook", "PreToolUse", "echo '[1]'");
+            assert!(statuses(&report, "AGENT-HOOK-STDOUT-JSON", "codex@0.171.0").iter().any(|s| s == "\"fail\""), "{report:#}");
+            assert!(statuses(&report, "AGENT-HOOK-STDOUT-JSON", "documented").iter().all(|s| s == "\"pass\""), "{report:#}");
+        }
+        "codex.event-name-not-compared" => {
+            let wrong = r#"echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'"#;
+            let report = agent_hook("codex-hook", "PreToolUse", wrong);
+            assert!(statuses(&report, "AGENT-HOOK-EVENT-NAME", "codex@0.171.0").iter().all(|s| s == "\"pass\""), "{report:#}");
+            assert!(statuses(&report, "AGENT-HOOK-EVENT-NAME", "documented").iter().any(|s| s == "\"fail\""), "{report:#}");
+        }
         other => panic!("divergence {other} has no wire test: add one to harness/tests/divergences.rs"),
     }
+}
+
+/// Certifies a command hook written as sh (after it has read its stdin) for `event`.
+fn agent_hook(protocol: &str, event: &str, script: &str) -> serde_json::Value {
+    agent_hook_with_cases(protocol, event, script, "")
+}
+
+fn agent_hook_with_cases(protocol: &str, event: &str, script: &str, cases: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let hook = dir.path().join("hook.sh");
+    std::fs::write(&hook, format!("cat >/dev/null\n{script}\n")).unwrap();
+    let mut flags = vec!["--protocol".to_string(), protocol.into(), "--role".into(), event.into()];
+    if !cases.is_empty() {
+        let file = dir.path().join("cases.yaml");
+        std::fs::write(&file, cases).unwrap();
+        flags.extend(["--cases".into(), file.display().to_string()]);
+    }
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    certify_json(&flags, &["sh".to_string(), hook.display().to_string()]).1
+}
+
+/// The first document a hook for `event` gets under each profile, as it arrived on stdin.
+fn agent_hook_stdin(protocol: &str, event: &str) -> std::collections::BTreeMap<String, String> {
+    let mut sent = std::collections::BTreeMap::new();
+    let profile = if protocol == "codex-hook" { "codex@0.171.0" } else { "claude-code@2.1.332" };
+    for p in ["documented", profile] {
+        let dir = tempfile::tempdir().unwrap();
+        let script = format!("cat > \"$0/$(date +%s%N)\"");
+        let plugin = vec!["sh".to_string(), "-c".into(), script, dir.path().display().to_string()];
+        certify_json(&["--protocol", protocol, "--role", event, "--profile", p, "--jobs", "1"], &plugin);
+        sent.insert(p.to_string(), read_all(dir.path()).into_iter().next().unwrap_or_default());
+    }
+    sent
 }
 
 #[test]

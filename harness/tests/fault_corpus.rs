@@ -44,7 +44,8 @@ const EXEC: Family = Family::PromptkitExec;
 const SERVER: Family = Family::PromptkitServer;
 const PICO: Family = Family::PicoclawHook;
 const RUNOK: Family = Family::RunokExtension;
-const ALL: &[Family] = &Family::ALL;
+/// The families the mock plugin plays (command hooks are scripts, held by catalogue_bites.rs and the agents comparison).
+const ALL: &[Family] = &[EXEC, SERVER, PICO, RUNOK];
 const ONE_SHOT: &[Family] = &[EXEC, RUNOK];
 const LINES: &[Family] = &[SERVER, PICO];
 const RPC: &[Family] = &[SERVER, PICO, RUNOK];

@@ -170,9 +170,9 @@ def reached(agent: str, hook: Hook, seen: dict, text: str | None = None) -> tupl
     result = (seen.get("tool_result") or {}).get("text") or ""
     context = " ".join(seen.get("context") or [])
     ran, requests = seen.get("tool_ran"), seen.get("requests", 0)
-    # A block is judged by what happened (Claude Code reports a hook that blocked with JSON
-    # after exit 1 as an error, yet blocks); anything else must also run without a hook error.
-    if hook.intent != "block" and errored(agent, runs):
+    # A hook the agent reports as an error did not do what it meant, even where the agent
+    # still acted on it (Claude Code blocks on a JSON decision after exit 1, and says "hook error").
+    if errored(agent, runs):
         return False, f"hook error ({runs})"
     e, i = hook.event, hook.intent
     if i == "block":

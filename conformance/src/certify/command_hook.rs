@@ -6,9 +6,9 @@ use serde_json::{Value, json};
 
 use crate::check::{CheckId, Evidence, Failure, Outcome, last_bytes};
 use crate::client::OneShotReply;
+use crate::protocol::Profile;
 use crate::protocol::agent_hook::{self, Agent, HookEvent};
 use crate::protocol::promptkit_exec::overlay;
-use crate::protocol::{Profile, wire};
 use crate::transport::{ExitOutcome, Phase, ShutdownHow};
 
 use super::prefetch::Prefetch;
@@ -144,12 +144,7 @@ fn tool_of(fields: &Value) -> String {
 
 /// The document as the profile's agent writes it to the hook.
 fn render(ctx: &Ctx, probe: &Probe) -> Vec<u8> {
-    let doc = agent_hook::payload(ctx.agent, ctx.profile, ctx.event, &probe.fields);
-    let mut bytes = wire::encode(&doc, Profile::Documented);
-    if agent_hook::trailing_newline(ctx.agent) && ctx.profile != Profile::Documented {
-        bytes.push(b'\n');
-    }
-    bytes
+    agent_hook::stdin(ctx.agent, ctx.profile, ctx.event, &probe.fields)
 }
 
 fn with_unknown_fields(fields: &Value) -> Value {

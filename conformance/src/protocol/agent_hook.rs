@@ -166,7 +166,9 @@ impl HookEvent {
                 true,
                 r#"{"expansion_type":"slash_command","command_name":"review","command_args":"","command_source":"project","prompt":"/review"}"#,
             ),
-            HookEvent::MessageDisplay => e("MessageDisplay", false, r#"{"message_id":"msg_01","delta":"Here are","index":0,"final":false}"#),
+            HookEvent::MessageDisplay => {
+                e("MessageDisplay", false, r#"{"message_id":"msg_01","delta":"Here are","index":0,"final":false}"#)
+            }
             HookEvent::Stop => e("Stop", true, r#"{"stop_hook_active":false,"last_assistant_message":"Here are the files."}"#),
             HookEvent::StopFailure => e("StopFailure", false, r#"{"error":"rate_limit","last_assistant_message":""}"#),
             HookEvent::SubagentStart => e("SubagentStart", false, r#"{"agent_id":"agent-1","agent_type":"general-purpose"}"#),
@@ -188,7 +190,9 @@ impl HookEvent {
                 false,
                 r#"{"file_path":"/home/user/project/CLAUDE.md","memory_type":"Project","load_reason":"session_start"}"#,
             ),
-            HookEvent::ConfigChange => e("ConfigChange", true, r#"{"source":"project_settings","file_path":"/home/user/project/.claude/settings.json"}"#),
+            HookEvent::ConfigChange => {
+                e("ConfigChange", true, r#"{"source":"project_settings","file_path":"/home/user/project/.claude/settings.json"}"#)
+            }
             HookEvent::CwdChanged => e("CwdChanged", false, r#"{"old_cwd":"/home/user/project","new_cwd":"/home/user/project/src"}"#),
             HookEvent::DirectoryAdded => e("DirectoryAdded", false, r#"{"directory":"/home/user/shared","source":"add_dir"}"#),
             HookEvent::FileChanged => e("FileChanged", false, r#"{"file_path":"/home/user/project/.env","event":"change"}"#),
@@ -197,7 +201,9 @@ impl HookEvent {
             HookEvent::Elicitation => {
                 e("Elicitation", true, r#"{"mcp_server_name":"tickets","message":"Which project?","mode":"form","elicitation_id":"el-1"}"#)
             }
-            HookEvent::ElicitationResult => e("ElicitationResult", true, r#"{"mcp_server_name":"tickets","action":"accept","elicitation_id":"el-1"}"#),
+            HookEvent::ElicitationResult => {
+                e("ElicitationResult", true, r#"{"mcp_server_name":"tickets","action":"accept","elicitation_id":"el-1"}"#)
+            }
             HookEvent::PreModelSwitch => e("PreModelSwitch", true, r#"{"from_model":"claude-sonnet-5","to_model":"claude-opus-5-5"}"#),
             HookEvent::PostModelSwitch => e("PostModelSwitch", false, r#"{"from_model":"claude-sonnet-5","to_model":"claude-opus-5-5"}"#),
             HookEvent::PreSkillShellCommand => e("PreSkillShellCommand", true, r#"{"skill_name":"release","command":"git tag v1.2.0"}"#),
@@ -321,7 +327,7 @@ pub fn probes(agent: Agent, event: HookEvent) -> Vec<Value> {
 /// ones the hooks references list; each release adds its own, and reshapes
 /// `tool_response` (Codex: the command's output as a string).
 pub fn payload(agent: Agent, profile: Profile, event: HookEvent, fields: &Value) -> Value {
-    let runtime = profile != Profile::Documented;
+    let runtime = profile.agent_event_fields();
     let mut doc = Map::new();
     let mut put = |k: &str, v: Value| {
         doc.insert(k.to_string(), v);
@@ -384,7 +390,7 @@ pub fn payload(agent: Agent, profile: Profile, event: HookEvent, fields: &Value)
 fn reshaped(agent: Agent, profile: Profile, event: HookEvent, fields: &Value) -> Value {
     let mut fields = fields.clone();
     let Some(obj) = fields.as_object_mut() else { return fields };
-    if agent == Agent::Codex && profile != Profile::Documented {
+    if agent == Agent::Codex && profile.agent_event_fields() {
         if let Some(input) = obj.get_mut("tool_input").and_then(Value::as_object_mut) {
             input.retain(|k, _| k == "command");
         }
@@ -406,9 +412,14 @@ fn reshaped(agent: Agent, profile: Profile, event: HookEvent, fields: &Value) ->
     fields
 }
 
-/// Whether the agent ends the document with `\n` (Claude Code does, Codex does not).
-pub fn trailing_newline(agent: Agent) -> bool {
-    agent == Agent::ClaudeCode
+/// The bytes the agent writes on the hook's stdin for `event` with `fields` (documented form):
+/// compact JSON, and Claude Code 2.1.332 ends it in `\n` (Codex, and the references, do not).
+pub fn stdin(agent: Agent, profile: Profile, event: HookEvent, fields: &Value) -> Vec<u8> {
+    let mut bytes = super::wire::encode(&payload(agent, profile, event, fields), Profile::Documented);
+    if agent == Agent::ClaudeCode && profile.agent_event_fields() {
+        bytes.push(b'\n');
+    }
+    bytes
 }
 
 #[cfg(test)]

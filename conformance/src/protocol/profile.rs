@@ -351,6 +351,35 @@ impl Profile {
         }
     }
 
+    /// Whether a coding agent's hook documents carry what its release adds to the documented
+    /// fields, and its shapes (Claude Code's `prompt_id`, `effort`, Bash result object and final
+    /// `\n`; Codex's shell as `Bash` with the command only, its output as a string).
+    pub fn agent_event_fields(self) -> bool {
+        self.has("claude-code.event-fields") || self.has("codex.shell-as-bash")
+    }
+
+    /// Whether hook stdout that starts with `{` and does not parse is read as Claude Code 2.1.332
+    /// reads it: plain text unless it ends in `}` and is not several silent JSON lines.
+    pub fn claude_parse_hook_output(self) -> bool {
+        self.has("claude-code.json-when-braced")
+    }
+
+    /// Whether hook stdout starting with `[` is taken as JSON too (and fails as output).
+    pub fn codex_json_when_bracket(self) -> bool {
+        self.has("codex.json-when-brace-or-bracket")
+    }
+
+    /// Whether exit 2 without a reason on stderr, or on an event nothing can block, fails the
+    /// hook run and lets the agent go on.
+    pub fn codex_exit2_fails_open(self) -> bool {
+        self.has("codex.exit2-without-stderr-fails-open")
+    }
+
+    /// Whether `hookSpecificOutput.hookEventName` may name another event.
+    pub fn codex_event_name_not_compared(self) -> bool {
+        self.has("codex.event-name-not-compared")
+    }
+
     /// The longest reply line the runtime reads, when it has a limit.
     pub fn line_limit(self, family: Family) -> Option<usize> {
         match (family, self) {
@@ -566,20 +595,8 @@ pub static DIVERGENCES: &[Divergence] = &[
     Divergence {
         id: "claude-code.json-when-braced",
         profile: CLAUDE,
-        summary: "stdout is parsed as JSON only when, trimmed (a byte-order mark too), it starts with `{` and ends with `}`: a banner or a log line after the object makes all of it plain text, and an array is plain text",
-        source: "observed in 2.1.332 by interop/agents (a JSON object after a banner: the tool ran; `Hook output looks like a JSON object but is not valid JSON` for two objects)",
-    },
-    Divergence {
-        id: "claude-code.exit2-reads-json-reason",
-        profile: CLAUDE,
-        summary: "after exit 2 a JSON block on stdout is still read and its reason goes first; with no reason at all the call is blocked anyway and the model is told `No stderr output`",
-        source: "observed in 2.1.332 by interop/agents; the hooks reference says stdout is ignored after exit 2",
-    },
-    Divergence {
-        id: "claude-code.reasonless-block",
-        profile: CLAUDE,
-        summary: "a block or deny without a reason blocks, and the model is told `Blocked by hook`",
-        source: "observed in 2.1.332 by interop/agents",
+        summary: "stdout that starts with `{` but does not parse is plain text when it does not end in `}` (a log line after the object), or when it is several JSON lines none of which holds an output field; otherwise a hook error (the reference says only that JSON must start with `{`)",
+        source: "parseHookOutput in the 2.1.332 binary; measured by interop/agents",
     },
     Divergence {
         id: "claude-code.event-fields",
@@ -588,22 +605,10 @@ pub static DIVERGENCES: &[Divergence] = &[
         source: "payloads captured from 2.1.332 by interop/agents/agent_host.py",
     },
     Divergence {
-        id: "codex.output-schema-closed",
-        profile: CODEX,
-        summary: "hook output is checked against closed JSON schemas (additionalProperties: false): one unknown key, an echoed payload or a key spelt in another case fails the run, which then goes on as if the hook said nothing",
-        source: "the output schemas embedded in the 0.171.0 binary (pre-tool-use.command.output …); observed by interop/agents",
-    },
-    Divergence {
         id: "codex.exit2-without-stderr-fails-open",
         profile: CODEX,
         summary: "exit 2 with nothing on stderr is a failed hook run, not a block: the tool runs",
         source: "0.171.0 binary: `hook exited with code 2 but did not write a blocking reason to stderr`; observed by interop/agents",
-    },
-    Divergence {
-        id: "codex.unsupported-outputs",
-        profile: CODEX,
-        summary: "on PreToolUse, permissionDecision allow and ask, decision approve, continue:false, suppressOutput, stopReason, updatedInput and a block or deny without a non-empty reason fail the run (the tool runs)",
-        source: "0.171.0 binary: `PreToolUse hook returned unsupported permissionDecision:allow` and its siblings; observed by interop/agents",
     },
     Divergence {
         id: "codex.json-when-brace-or-bracket",

@@ -103,10 +103,13 @@ fn roles_of(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError>
         Some(r) => Role::parse(family, r).map(|r| vec![r]).map_err(|e| UsageError(e.to_string())),
         None => match family.roles() {
             [only] => Ok(vec![*only]),
-            _ => Err(UsageError(format!(
-                "{family} needs --role: one of {}\nhint: each role speaks differently, so each has its own template",
-                names()
-            ))),
+            roles => {
+                let with: Vec<&str> = roles.iter().filter(|r| !templates::langs(family, **r).is_empty()).map(|r| r.name()).collect();
+                let listed = if with.len() < roles.len() { with.join(", ") } else { names() };
+                Err(UsageError(format!(
+                    "{family} needs --role: one of {listed}\nhint: each role speaks differently, so each has its own template"
+                )))
+            }
         },
     }
 }
@@ -114,6 +117,14 @@ fn roles_of(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError>
 /// The template for the choice, or why there is none in that language.
 fn template_of(family: Family, role: Role, lang: Lang) -> Result<&'static Template, UsageError> {
     templates::find(family, role, lang).ok_or_else(|| {
+        if templates::langs(family, role).is_empty() {
+            // An event (or role) with no template in any language: say which ones have one.
+            let with: Vec<&str> = family.roles().iter().filter(|r| !templates::langs(family, **r).is_empty()).map(|r| r.name()).collect();
+            return UsageError(format!(
+                "there is no template for {family} {role}; the roles with one: {}\nhint: start from one of them; a hook reads every event the same way",
+                with.join(", ")
+            ));
+        }
         let langs: Vec<&str> = templates::langs(family, role).iter().map(|l| l.name()).collect();
         let why = if lang == Lang::Sh { ": answering it well needs a JSON parser, which sh lacks (short of jq)" } else { " yet" };
         UsageError(format!(

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use proctor_conformance::certify::semantics::agent_reading::{self, Effect, HookRun, Reading};
 use proctor_conformance::client::one_shot;
+use proctor_conformance::protocol::Role;
 use proctor_conformance::protocol::agent_hook::{self, Agent, HookEvent};
-use proctor_conformance::protocol::{Profile, Role, wire};
 use proctor_conformance::transport::ExitOutcome;
 use proctor_mocks::provider::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall};
 use serde_json::{Value, json};
@@ -214,11 +214,7 @@ async fn fire(ctx: &mut RunContext<'_>, agent: Agent, event: HookEvent, fields: 
         });
         let family = ctx.scenario.runtime.family();
         let command = ctx.command(plugin, family, Some(Role::Event(event)));
-        let doc = agent_hook::payload(agent, ctx.profile, event, &fields);
-        let mut bytes = wire::encode(&doc, Profile::Documented);
-        if agent_hook::trailing_newline(agent) && ctx.profile != Profile::Documented {
-            bytes.push(b'\n');
-        }
+        let bytes = agent_hook::stdin(agent, ctx.profile, event, &fields);
         let channel = format!("hook {} ({})", plugin.name, event.name());
         ctx.transcript.bytes(channel.clone(), "stdin", &bytes);
         let reading = match one_shot(&command, RunContext::deadlines(timeout), bytes).await {

@@ -208,6 +208,10 @@ impl Fault {
     /// listed everywhere so the fault corpus runs it alone, as harmless.)
     pub fn applies_to(self, family: Family, role: Role) -> bool {
         use Fault::*;
+        if family.is_agent_hook() {
+            // The mock plugin plays the JSON protocols only; a command hook is a script.
+            return false;
+        }
         let one_shot = family.transport() == Transport::OneShot;
         let silent = family == Family::PromptkitExec && role == Role::EvalHook;
         match self {

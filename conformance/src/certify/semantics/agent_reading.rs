@@ -94,8 +94,10 @@ pub fn read(run: &HookRun<'_>) -> Reading {
     let claude = run.agent == Agent::ClaudeCode;
     match run.exit {
         Some(code) if code != 0 && code != 2 && claude && braced_object(&stdout).is_some() => {
-            r.findings.push(Finding::pass(EXIT_STATUS));
+            // Claude Code acts on the object, and still reports the run as a hook error.
             read_stdout(run, &stdout, &mut r);
+            let actual = format!("exit status {code} with a JSON decision: Claude Code acts on it but reports a hook error");
+            r.findings.push(Finding::mismatch(EXIT_STATUS, "exit", "0 (read stdout) or 2 (block, reason on stderr)", actual));
         }
         Some(0) => {
             r.findings.push(Finding::pass(EXIT_STATUS));
@@ -114,7 +116,7 @@ pub fn read(run: &HookRun<'_>) -> Reading {
                     "nothing on stderr; the reason went to stdout".into()
                 };
                 r.findings.push(Finding::mismatch(EXIT2_STDERR, "stderr", expected, actual));
-                if run.agent == Agent::Codex && run.profile != Profile::Documented {
+                if run.agent == Agent::Codex && run.profile.codex_exit2_fails_open() {
                     // Codex fails open: the hook run is an error and the call goes on.
                     r.error = Some(format!("{} hook exited with code 2 but did not write a blocking reason to stderr", run.event.name()));
                     return r;
@@ -129,7 +131,7 @@ pub fn read(run: &HookRun<'_>) -> Reading {
                 // "Exit code 2 isn't honored" there: the permission flow goes on unchanged.
                 r.effect = Effect::Proceed;
             }
-            if r.effect != Effect::Block && run.agent == Agent::Codex && run.profile != Profile::Documented {
+            if r.effect != Effect::Block && run.agent == Agent::Codex && run.profile.codex_exit2_fails_open() {
                 // Codex gives exit 2 no meaning where nothing can be blocked: the run fails.
                 r.error = Some(format!("{} hook exited with code 2, which blocks nothing here", run.event.name()));
             }
@@ -175,11 +177,7 @@ fn braced_object(stdout: &str) -> Option<Map<String, Value>> {
 
 /// Whether stdout is taken as JSON by the agent (as opposed to plain text).
 fn taken_as_json(run: &HookRun<'_>, t: &str) -> bool {
-    match (run.profile, run.agent) {
-        (Profile::Documented, _) => t.starts_with('{'),
-        (_, Agent::ClaudeCode) => t.starts_with('{'),
-        (_, Agent::Codex) => t.starts_with('{') || t.starts_with('['),
-    }
+    t.starts_with('{') || (run.agent == Agent::Codex && run.profile.codex_json_when_bracket() && t.starts_with('['))
 }
 
 fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
@@ -197,7 +195,7 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
         }
         // Claude Code 2.1.332 (its parseHookOutput) reads what does not parse as plain text when
         // it does not end in `}`, or when it is several JSON lines of which none says anything.
-        Err(_) if run.agent == Agent::ClaudeCode && run.profile != Profile::Documented && (!t.ends_with('}') || silent_lines(t)) => {
+        Err(_) if run.agent == Agent::ClaudeCode && run.profile.claude_parse_hook_output() && (!t.ends_with('}') || silent_lines(t)) => {
             return read_plain(run, t, r);
         }
         Err(e) => {
@@ -242,16 +240,25 @@ fn read_plain(run: &HookRun<'_>, t: &str, r: &mut Reading) {
     }
 }
 
-/// Two or more lines, each a JSON object with no field of the agents' output (Claude Code
-/// keeps only those, and reads such output as plain text).
+/// Two or more lines, each a JSON object that Claude Code's output schema keeps nothing of: no
+/// top-level output field, or one of the wrong type (its parseHookOutput reads such output as
+/// plain text).
 fn silent_lines(t: &str) -> bool {
+    let silent = |o: &Map<String, Value>| {
+        let known: Vec<(&String, &Value, Kind)> =
+            o.iter().filter_map(|(k, v)| COMMON.iter().find(|(c, _)| c == k).map(|(_, kind)| (k, v, *kind))).collect();
+        known.is_empty() || known.iter().any(|(_, v, kind)| !kind.holds(v))
+    };
     let lines: Vec<&str> = t.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines.len() >= 2 && lines.iter().all(|l| serde_json::from_str::<Map<String, Value>>(l.trim()).is_ok_and(|o| !says_something(&o)))
+    lines.len() >= 2 && lines.iter().all(|l| serde_json::from_str::<Map<String, Value>>(l.trim()).is_ok_and(|o| silent(&o)))
 }
 
-/// Whether an object holds a field the agents act on (`continue: true` changes nothing).
+/// Whether an object holds something an author meant the agent to act on: an output field, at
+/// the top level or where hookSpecificOutput holds it (`continue: true` changes nothing).
 fn says_something(o: &Map<String, Value>) -> bool {
-    o.iter().any(|(k, v)| COMMON.iter().any(|(c, _)| c == k) && !(k == "continue" && v == &Value::Bool(true)))
+    const INNER: &[&str] = &["additionalContext", "permissionDecision", "permissionDecisionReason", "updatedInput"];
+    o.iter()
+        .any(|(k, v)| (COMMON.iter().any(|(c, _)| c == k) || INNER.contains(&k.as_str())) && !(k == "continue" && v == &Value::Bool(true)))
 }
 
 /// A JSON object inside plain-text stdout that says something (a decision, a reason, context…):
@@ -338,7 +345,6 @@ fn specific_fields(event: HookEvent) -> &'static [(&'static str, Kind)] {
 
 fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
     let codex = run.agent == Agent::Codex;
-    let runtime = run.profile != Profile::Documented;
     // Types first: a wrong type makes the whole output invalid, in both agents.
     let mut wrong: Vec<String> = Vec::new();
     for (key, kind) in COMMON {
@@ -426,7 +432,7 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
                 return;
             }
             // Codex requires the field but does not compare it with the event (seen in 0.171.0).
-            Some(name) if name != run.event.name() && !(codex && runtime) => {
+            Some(name) if name != run.event.name() && !(codex && run.profile.codex_event_name_not_compared()) => {
                 r.findings.push(Finding::mismatch(
                     EVENT_NAME,
                     "$.hookSpecificOutput.hookEventName",
