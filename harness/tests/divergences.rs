@@ -399,7 +399,7 @@ fn agent_hook_stdin(protocol: &str, event: &str) -> std::collections::BTreeMap<S
     let profile = if protocol == "codex-hook" { "codex@0.171.0" } else { "claude-code@2.1.332" };
     for p in ["documented", profile] {
         let dir = tempfile::tempdir().unwrap();
-        let script = format!("cat > \"$0/$(date +%s%N)\"");
+        let script = "cat > \"$0/$(date +%s%N)\"".to_string();
         let plugin = vec!["sh".to_string(), "-c".into(), script, dir.path().display().to_string()];
         certify_json(&["--protocol", protocol, "--role", event, "--profile", p, "--jobs", "1"], &plugin);
         sent.insert(p.to_string(), read_all(dir.path()).into_iter().next().unwrap_or_default());
