@@ -344,6 +344,12 @@ impl Profile {
             (Profile::PicoclawCf67dd3, Family::PicoclawHook, Role::Llm | Role::ToolMode) => {
                 Some((Duration::from_secs(5), "PicoClaw's interceptor_timeout_ms default (pkg/agent/hooks.go:18-23)"))
             }
+            (Profile::ClaudeCode21332, Family::ClaudeCodeHook, _) => {
+                Some((Duration::from_secs(60), "Claude Code's default command hook timeout (hooks reference: `timeout`, 60 s)"))
+            }
+            (Profile::Codex0171, Family::CodexHook, _) => {
+                Some((Duration::from_secs(600), "Codex's default hook timeout (hooks documentation: `timeout`, 600 s)"))
+            }
             (Profile::PicoclawCf67dd3, Family::PicoclawHook, Role::Approve) => {
                 Some((Duration::from_secs(60), "PicoClaw's approval_timeout_ms default (pkg/agent/hooks.go:18-23)"))
             }

@@ -305,3 +305,21 @@ fn matches(matcher: Option<&str>, tool: &str) -> bool {
         Some(m) => regex::Regex::new(&format!("^(?:{m})$")).is_ok_and(|re| re.is_match(tool)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    #[test]
+    fn matchers_are_all_names_or_regular_expressions_as_the_agents_read_them() {
+        for all in [None, Some(""), Some("*")] {
+            assert!(matches(all, "Bash") && matches(all, "mcp__tickets__create"));
+        }
+        // Names (letters, digits, `_`, `|`) match exactly: `Bas` is not `Bash`.
+        assert!(matches(Some("Bash"), "Bash") && !matches(Some("Bas"), "Bash") && !matches(Some("Bash"), "BashOutput"));
+        assert!(matches(Some("Edit|Write"), "Write") && !matches(Some("Edit|Write"), "Read"));
+        // Anything else is a regular expression over the whole name.
+        assert!(matches(Some("mcp__.*"), "mcp__tickets__create") && !matches(Some("mcp__.*"), "Bash"));
+        assert!(!matches(Some("(unclosed"), "Bash"));
+    }
+}
