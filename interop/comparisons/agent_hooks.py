@@ -41,7 +41,7 @@ REASON = "R-no-shell-today"
 CONTEXT = "C-remember-the-style-guide"
 # Genes that change the bytes; some break the hook in one agent, some in both, some in neither.
 GENES = ["banner", "trailer", "no-event-name", "wrong-event-name", "echo-key", "key-case", "empty-reason", "reason-to-stdout",
-         "exit1", "bom", "pretty", "crlf", "stderr-noise", "two-docs", "number-reason", "misplaced"]
+         "exit1", "bom", "pretty", "crlf", "stderr-noise", "two-docs", "number-reason", "misplaced", "lone-surrogate"]
 
 
 @dataclass
@@ -58,7 +58,9 @@ class Hook:
     def answer(self) -> tuple[bytes, bytes, int]:
         """The hook's stdout, stderr and exit status."""
         reason = "" if "empty-reason" in self.genes else REASON
-        reason_value: object = 5 if "number-reason" in self.genes else reason
+        # A lone surrogate after the reason (JSON only): JSON.parse keeps it, serde_json refuses the document.
+        lone = "\ud800" if "lone-surrogate" in self.genes and reason else ""
+        reason_value: object = 5 if "number-reason" in self.genes else reason + lone
         doc: dict | None = None
         stdout, stderr, code = "", "", 0
         specific_name = "PostToolUse" if "wrong-event-name" in self.genes and self.event != "PostToolUse" else self.event

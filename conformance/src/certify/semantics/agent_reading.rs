@@ -169,10 +169,57 @@ fn braced_object(stdout: &str) -> Option<Map<String, Value>> {
     if !(t.starts_with('{') && t.ends_with('}')) {
         return None;
     }
-    match serde_json::from_str::<Value>(t) {
+    match parse(Agent::ClaudeCode, t) {
         Ok(Value::Object(o)) => Some(o),
         _ => None,
     }
+}
+
+/// JSON as each agent's parser reads it: Codex's serde_json refuses a lone surrogate escape
+/// (`"\ud800"`), Claude Code's `JSON.parse` keeps it (and shows it as U+FFFD).
+fn parse(agent: Agent, text: &str) -> serde_json::Result<Value> {
+    match serde_json::from_str(text) {
+        Err(e) if agent == Agent::ClaudeCode => {
+            let replaced = lone_surrogates_replaced(text);
+            if replaced == text { Err(e) } else { serde_json::from_str(&replaced) }
+        }
+        read => read,
+    }
+}
+
+/// `text` with every `\uXXXX` escape of a surrogate that is not half of a pair written as
+/// `\ufffd`, as a JavaScript string holding it is shown.
+fn lone_surrogates_replaced(text: &str) -> String {
+    let escape_at = |i: usize| -> Option<u32> {
+        let hex = text.get(i + 2..i + 6)?;
+        text[i..].starts_with("\\u").then(|| u32::from_str_radix(hex, 16).ok()).flatten()
+    };
+    let (mut out, mut i) = (String::with_capacity(text.len()), 0);
+    while i < text.len() {
+        let Some(c) = text[i..].chars().next() else { break };
+        if c != '\\' {
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        }
+        match escape_at(i) {
+            Some(0xD800..=0xDBFF) if matches!(escape_at(i + 6), Some(0xDC00..=0xDFFF)) => {
+                out.push_str(&text[i..i + 12]);
+                i += 12;
+            }
+            Some(0xD800..=0xDFFF) => {
+                out.push_str("\\ufffd");
+                i += 6;
+            }
+            _ => {
+                // Any other escape, `\\` included, is copied whole so its second character is never read as a start.
+                let next = text[i + 1..].chars().next().map_or(0, char::len_utf8);
+                out.push_str(&text[i..i + 1 + next]);
+                i += 1 + next;
+            }
+        }
+    }
+    out
 }
 
 /// Whether stdout is taken as JSON by the agent (as opposed to plain text).
@@ -185,7 +232,7 @@ fn read_stdout(run: &HookRun<'_>, stdout: &str, r: &mut Reading) {
     if !taken_as_json(run, t) {
         return read_plain(run, t, r);
     }
-    let object = match serde_json::from_str::<Value>(t) {
+    let object = match parse(run.agent, t) {
         Ok(Value::Object(o)) => o,
         Ok(other) => {
             let actual = format!("a JSON {}", crate::framing::json_type_name(&other));

@@ -193,9 +193,9 @@ fn a_permission_decision_outside_the_enum_fails_the_schema() {
 }
 
 #[test]
-fn claude_code_lets_a_valid_object_decide_whatever_the_exit_status() {
+fn claude_code_lets_a_valid_object_decide_whatever_the_exit_status_and_reports_a_hook_error() {
     let r = pre(CLAUDE, 1, DENY, "");
-    assert_eq!((r.effect, r.error.clone(), failed(&r)), (Effect::Block, None, vec![]));
+    assert_eq!((r.effect, r.error.clone(), failed(&r)), (Effect::Block, None, vec!["AGENT-HOOK-EXIT-STATUS"]));
     assert!(pre(CODEX, 1, DENY, "").error.is_some());
     // Exit 2 is not honoured on a permission request.
     assert_eq!(run(CLAUDE, HookEvent::PermissionRequest, 2, "", "no").effect, Effect::Proceed);
@@ -214,3 +214,14 @@ fn every_event_has_its_fields_and_a_name_that_parses_back() {
     assert_eq!(Family::ClaudeCodeHook.roles().len(), 34);
     assert_eq!(Family::CodexHook.roles().len(), 12);
 }
+
+#[test]
+fn a_lone_surrogate_is_kept_by_claude_code_and_refused_by_codex() {
+    let lone = r#"{"decision":"block","reason":"R\ud800"}"#;
+    let claude = pre(CLAUDE, 0, lone, "");
+    assert_eq!((claude.effect, claude.reason.as_deref()), (Effect::Block, Some("R\u{fffd}")));
+    assert!(pre(CODEX, 0, lone, "").error.is_some());
+    // A pair is a character; an escaped backslash before `u` is not an escape.
+    assert_eq!(pre(CLAUDE, 0, r#"{"decision":"block","reason":"\ud83d\ude00 \\ud800"}"#, "").reason.as_deref(), Some("😀 \\ud800"));
+}
+
