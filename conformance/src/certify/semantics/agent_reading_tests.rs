@@ -224,4 +224,3 @@ fn a_lone_surrogate_is_kept_by_claude_code_and_refused_by_codex() {
     // A pair is a character; an escaped backslash before `u` is not an escape.
     assert_eq!(pre(CLAUDE, 0, r#"{"decision":"block","reason":"\ud83d\ude00 \\ud800"}"#, "").reason.as_deref(), Some("😀 \\ud800"));
 }
-
