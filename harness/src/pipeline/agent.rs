@@ -204,7 +204,7 @@ async fn fire(ctx: &mut RunContext<'_>, agent: Agent, event: HookEvent, fields: 
         .scenario
         .plugins
         .iter()
-        .filter(|p| matches!(&p.config, PluginConfig::AgentHook(h) if h.event == event.name() && tool.is_none_or(|t| matches(h.matcher.as_deref(), t))))
+        .filter(|p| matches!(&p.config, PluginConfig::AgentHook(h) if h.event == event.name() && tool.is_none_or(|t| matches(agent, h.matcher.as_deref(), t))))
         .collect();
     for plugin in hooks {
         let PluginConfig::AgentHook(config) = &plugin.config else { continue };
@@ -296,30 +296,38 @@ fn fold(decided: &mut Decided, reading: Reading, plugin: &Plugin, exit2: bool) {
     }
 }
 
-/// Whether a hook's matcher selects `tool`: `*`, empty or absent match all; a name or an `A|B`
-/// list of names match exactly; anything else is a regular expression.
-fn matches(matcher: Option<&str>, tool: &str) -> bool {
+/// Whether a hook's matcher selects `tool`: `*`, empty or absent match all; a name or a list of
+/// names (`A|B`; Claude Code also takes `A, B` and names with `-`) match exactly; anything else is
+/// a regular expression (the agents' hooks references, "Matcher patterns").
+fn matches(agent: Agent, matcher: Option<&str>, tool: &str) -> bool {
+    let name_char =
+        |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '|' || (agent == Agent::ClaudeCode && matches!(c, '-' | ' ' | ','));
     match matcher.map(str::trim) {
         None | Some("" | "*") => true,
-        Some(m) if m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') => m.split('|').any(|n| n == tool),
+        Some(m) if m.chars().all(name_char) => m.split(['|', ',']).any(|n| n.trim() == tool),
         Some(m) => regex::Regex::new(&format!("^(?:{m})$")).is_ok_and(|re| re.is_match(tool)),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::matches;
+    use super::{Agent, matches};
 
     #[test]
     fn matchers_are_all_names_or_regular_expressions_as_the_agents_read_them() {
-        for all in [None, Some(""), Some("*")] {
-            assert!(matches(all, "Bash") && matches(all, "mcp__tickets__create"));
+        for agent in [Agent::ClaudeCode, Agent::Codex] {
+            let m = |matcher: Option<&str>, tool: &str| matches(agent, matcher, tool);
+            for all in [None, Some(""), Some("*")] {
+                assert!(m(all, "Bash") && m(all, "mcp__tickets__create"));
+            }
+            // Names match exactly: `Bas` is not `Bash`.
+            assert!(m(Some("Bash"), "Bash") && !m(Some("Bas"), "Bash") && !m(Some("Bash"), "BashOutput"));
+            assert!(m(Some("Edit|Write"), "Write") && !m(Some("Edit|Write"), "Read"));
+            // Anything else is a regular expression over the whole name.
+            assert!(m(Some("mcp__.*"), "mcp__tickets__create") && !m(Some("mcp__.*"), "Bash"));
+            assert!(!m(Some("(unclosed"), "Bash"));
         }
-        // Names (letters, digits, `_`, `|`) match exactly: `Bas` is not `Bash`.
-        assert!(matches(Some("Bash"), "Bash") && !matches(Some("Bas"), "Bash") && !matches(Some("Bash"), "BashOutput"));
-        assert!(matches(Some("Edit|Write"), "Write") && !matches(Some("Edit|Write"), "Read"));
-        // Anything else is a regular expression over the whole name.
-        assert!(matches(Some("mcp__.*"), "mcp__tickets__create") && !matches(Some("mcp__.*"), "Bash"));
-        assert!(!matches(Some("(unclosed"), "Bash"));
+        // Claude Code also lists names with commas.
+        assert!(matches(Agent::ClaudeCode, Some("Edit, Write"), "Write"));
     }
 }
