@@ -44,9 +44,8 @@ struct Ctx {
 }
 
 pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, CertifyError> {
-    let agent = Agent::of(opts.family).expect("command_hook::run is called for agent hook families only");
-    let Some(event) = opts.roles.first().copied().and_then(agent_hook::event_of) else {
-        unreachable!("the command line requires --role for agent hook families")
+    let (Some(agent), Some(event)) = (Agent::of(opts.family), opts.roles.first().copied().and_then(agent_hook::event_of)) else {
+        return Err(CertifyError::Options(format!("{} hooks are certified for one event, and none was given", opts.family)));
     };
     let mut not_in_profile: Vec<CheckId> = opts.left_out.to_vec();
     if agent != Agent::Codex {

@@ -73,6 +73,9 @@ pub enum CertifyError {
     /// [`crate::transport::interpreter_refusal`] for where the line is).
     #[error("{0}")]
     Refused(String),
+    /// The options cannot be certified as given (an agent hook with no event to play).
+    #[error("{0}")]
+    Options(String),
 }
 
 /// Runs every profile and returns the report.

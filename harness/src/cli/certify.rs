@@ -314,6 +314,7 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
             "{why}\nnothing was judged: the interpreter exited before the plugin ran\nhint: {}",
             written_in.command_hint()
         )),
+        CertifyError::Options(why) => UsageError(why),
     })?;
     report.notes.extend(environment_notes(&options, &report));
     for note in deadline_notes(&options) {
