@@ -240,8 +240,10 @@ fn a_wheel_glob_must_match_exactly_one_file() {
 fn protocol_families() -> String {
     let help = std::process::Command::new(proctor()).args(["certify", "--help"]).output().expect("proctor certify --help");
     let help = String::from_utf8(help.stdout).expect("UTF-8 help");
-    let line = help.lines().find_map(|l| l.trim().strip_prefix("Protocol family: ")).expect("the --protocol help line");
-    line.to_string()
+    // The list may wrap onto the next lines: it ends at the paragraph's end.
+    let mut lines = help.lines().map(str::trim).skip_while(|l| !l.starts_with("Protocol family: "));
+    let first = lines.next().and_then(|l| l.strip_prefix("Protocol family: ")).expect("the --protocol help line");
+    std::iter::once(first).chain(lines.take_while(|l| !l.is_empty())).collect::<Vec<_>>().join(" ")
 }
 
 #[test]

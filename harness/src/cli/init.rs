@@ -14,7 +14,7 @@ use crate::templates::{self, Lang, Rendered, Template};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct InitArgs {
-    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension.
+    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension, claude-code-hook, codex-hook
     #[arg(long, value_name = "FAMILY")]
     protocol: Family,
     /// The plugin's role. promptkit-exec: tool, eval, provider-hook, tool-hook, session-hook,

@@ -197,8 +197,9 @@ struct RunArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 struct CertifyArgs {
-    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension,
-    /// claude-code-hook, codex-hook (the last two need --role: the hook's event, e.g. PreToolUse).
+    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension, claude-code-hook, codex-hook
+    ///
+    /// claude-code-hook and codex-hook need --role: the hook's event, e.g. PreToolUse.
     #[arg(long, value_name = "FAMILY", required_unless_present = "runtime_config")]
     protocol: Option<Family>,
     /// Certify every exec plugin a PromptKit RuntimeConfig binds, in one report.
@@ -328,8 +329,7 @@ struct CertifyArgs {
 
 #[derive(Debug, clap::Args)]
 struct LoadArgs {
-    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension,
-    /// claude-code-hook, codex-hook.
+    /// Protocol family: promptkit-exec, promptkit-server, picoclaw-hook, runok-extension, claude-code-hook, codex-hook
     #[arg(long, value_name = "FAMILY")]
     protocol: Family,
     /// Role (required for promptkit-exec); PicoClaw modes as a comma list.
