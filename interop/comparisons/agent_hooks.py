@@ -230,15 +230,8 @@ def compare_written(proctor: str, agent: str, entry: dict, work: Path) -> Compar
     argv = [str(ROOT / a) if (ROOT / a).exists() else a for a in entry["command"]]
     script.write_text(" ".join(shlex.quote(a) for a in argv) + "\n")
     cases_file(work / "cases.yaml", entry["file"], hook.event, hook.decision())
-    seen = run_agent(proctor, agent, hook, script)
     label = f"{agent}: held-out {entry['file']}"
-    if "error" in seen:
-        return Comparison("agents", label, False, f"agent_host failed: {seen['error']}")
-    meant, how = reached(agent, hook, seen, entry.get("reason_or_context"))
-    conformant, failed = certify(proctor, agent, hook, script)
-    detail = f"{agent} {'did what the hook meant' if meant else 'did not: ' + how}; proctor: " + (
-        "conformant" if conformant else "nonconformant (" + ", ".join(failed) + ")") + f"; planted bug: {entry['bug']}"
-    return Comparison("agents", label, conformant == meant, detail)
+    return judged(proctor, agent, hook, script, label, entry.get("reason_or_context"), f"; planted bug: {entry['bug']}")
 
 
 def heldout(proctor: str, pool, manifest: Path, work: Path) -> list[Comparison]:
@@ -249,15 +242,20 @@ def heldout(proctor: str, pool, manifest: Path, work: Path) -> list[Comparison]:
 
 
 def compare(proctor: str, agent: str, hook: Hook, work: Path) -> Comparison:
-    script = write_hook(work, hook)
+    """A generated hook through the agent and certify."""
+    return judged(proctor, agent, hook, write_hook(work, hook), f"{agent}: {hook.name}")
+
+
+def judged(proctor: str, agent: str, hook: Hook, script: Path, label: str, text: str | None = None, note: str = "") -> Comparison:
+    """The hook at `script` (its cases file beside it) through the agent and through certify:
+    equal when certify's verdict is "conformant" exactly when the agent did what the hook meant."""
     seen = run_agent(proctor, agent, hook, script)
-    label = f"{agent}: {hook.name}"
     if "error" in seen:
         return Comparison("agents", label, False, f"agent_host failed: {seen['error']}")
-    meant, how = reached(agent, hook, seen)
+    meant, how = reached(agent, hook, seen, text)
     conformant, failed = certify(proctor, agent, hook, script)
     detail = f"{agent} {'did what the hook meant' if meant else 'did not: ' + how}; proctor: " + (
-        "conformant" if conformant else "nonconformant (" + ", ".join(failed) + ")")
+        "conformant" if conformant else "nonconformant (" + ", ".join(failed) + ")") + note
     return Comparison("agents", label, conformant == meant, detail)
 
 

@@ -4,17 +4,17 @@
 
 use serde_json::{Value, json};
 
-use crate::check::{CheckId, Evidence, Failure, Outcome, last_bytes};
+use crate::check::{CheckId, Failure, Outcome, last_bytes};
 use crate::client::OneShotReply;
 use crate::protocol::Profile;
 use crate::protocol::agent_hook::{self, Agent, HookEvent};
 use crate::protocol::promptkit_exec::overlay;
-use crate::transport::{ExitOutcome, Phase, ShutdownHow};
+use crate::transport::{Phase, ShutdownHow};
 
-use super::prefetch::Prefetch;
+use super::prefetch::{Prefetch, evidence_of};
 use super::recorder::{Judged, Recorder};
 use super::semantics::Decision;
-use super::semantics::agent_reading::{self, Effect, HookRun, Reading};
+use super::semantics::agent_reading::{self, Effect, HookRun};
 use super::{CertifyError, Options};
 
 /// The checks only some answers decide, and why an answer that did not is no failure.
@@ -26,13 +26,6 @@ const DECIDED_BY_SOME: &[(CheckId, &str)] = &[
     ("AGENT-HOOK-OUTPUT-SCHEMA", "no answer was a JSON object"),
     ("AGENT-HOOK-SUPPORTED-OUTPUT", "no answer was a JSON object Codex reads"),
 ];
-
-/// One event document to send.
-#[derive(Clone)]
-struct Probe {
-    /// The event's fields, documented form.
-    fields: Value,
-}
 
 /// Everything one run's judgements need.
 #[derive(Clone, Copy)]
@@ -56,14 +49,11 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     let ctx = Ctx { agent, event, profile, shutdown_ms: opts.deadlines.shutdown.as_millis() as u64 };
     let px = Prefetch::new(opts.command_for(profile), opts.deadlines, opts.jobs);
 
-    let probes: Vec<Probe> = agent_hook::probes(agent, event).into_iter().map(|fields| Probe { fields }).collect();
-    let cases: Vec<Probe> = opts
-        .cases
-        .iter()
-        .flat_map(|c| &c.cases)
-        .map(|c| Probe { fields: overlay(agent_hook::default_fields(event), &c.request) })
-        .collect();
-    let extended = probes.first().map(|p| Probe { fields: with_unknown_fields(&p.fields) });
+    // Each request is the event's fields, documented form; `render` writes them as the agent does.
+    let probes: Vec<Value> = agent_hook::probes(agent, event);
+    let cases: Vec<Value> =
+        opts.cases.iter().flat_map(|c| &c.cases).map(|c| overlay(agent_hook::default_fields(event), &c.request)).collect();
+    let extended = probes.first().map(with_unknown_fields);
     let unknown_applies = rec.applies("ROBUST-UNKNOWN-FIELDS");
     for probe in probes.iter().chain(extended.iter().filter(|_| unknown_applies)).chain(&cases) {
         px.start(render(&ctx, probe));
@@ -71,14 +61,14 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
 
     let mut first: Option<Answer> = None;
     for probe in &probes {
-        (opts.progress)(&format!("{profile}: {} probe ({})", event.name(), tool_of(&probe.fields)));
-        let ex = exchange(&px, render(&ctx, probe)).await?;
+        (opts.progress)(&format!("{profile}: {} probe ({})", event.name(), tool_of(probe)));
+        let ex = px.exchange(render(&ctx, probe)).await?;
         let answer = judge(&mut rec, &ctx, &ex);
         first.get_or_insert(answer);
     }
     if let (Some(extended), Some(first), true) = (&extended, &first, unknown_applies) {
         (opts.progress)(&format!("{profile}: a document with a field no agent sends yet"));
-        let ex = exchange(&px, render(&ctx, extended)).await?;
+        let ex = px.exchange(render(&ctx, extended)).await?;
         rec.exchanged();
         let mut scratch = Recorder::new(opts.family, &opts.roles, profile, &[]);
         let got = judge(&mut scratch, &ctx, &ex);
@@ -99,7 +89,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         Some(file) => {
             for (case, probe) in file.cases.iter().zip(&cases) {
                 (opts.progress)(&format!("{profile}: case `{}`", case.name));
-                let ex = exchange(&px, render(&ctx, probe)).await?;
+                let ex = px.exchange(render(&ctx, probe)).await?;
                 rec.set_origin(Some(format!("case `{}`", case.name)));
                 let answer = judge(&mut rec, &ctx, &ex);
                 rec.set_origin(None);
@@ -122,18 +112,20 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
 
 /// What the agent made of one answer.
 struct Answer {
-    reading: Option<Reading>,
+    /// What it does next; a lost decision is the agent going on (both fail open).
+    effect: Effect,
     /// Why the hook's decision is lost, when it is (a hang, a hook error).
     unusable: Option<Failure>,
 }
 
 impl Answer {
-    /// The effect (a lost decision is the agent going on: both fail open).
+    fn lost(why: Failure) -> Self {
+        Answer { effect: Effect::Proceed, unusable: Some(why) }
+    }
+
+    /// The effect as `--cases` names it.
     fn effect(&self) -> &'static str {
-        match (&self.unusable, &self.reading) {
-            (None, Some(r)) => r.effect.name(),
-            _ => Effect::Proceed.name(),
-        }
+        self.effect.name()
     }
 }
 
@@ -142,29 +134,12 @@ fn tool_of(fields: &Value) -> String {
 }
 
 /// The document as the profile's agent writes it to the hook.
-fn render(ctx: &Ctx, probe: &Probe) -> Vec<u8> {
-    agent_hook::stdin(ctx.agent, ctx.profile, ctx.event, &probe.fields)
+fn render(ctx: &Ctx, fields: &Value) -> Vec<u8> {
+    agent_hook::stdin(ctx.agent, ctx.profile, ctx.event, fields)
 }
 
 fn with_unknown_fields(fields: &Value) -> Value {
     overlay(fields.clone(), &json!({"x_proctor_future": {"added_in": "a later release"}}))
-}
-
-fn evidence_of(ex: &OneShotReply) -> Evidence {
-    let mut evidence = Evidence::exchange(&ex.sent, &ex.collected.bytes).with_stderr(ex.stderr.clone());
-    if let (Some(received), dropped @ 1..) = (&mut evidence.received, ex.collected.dropped) {
-        received.push_str(&format!("[… {dropped} more bytes dropped]"));
-    }
-    evidence
-}
-
-async fn exchange(px: &Prefetch, sent: Vec<u8>) -> Result<OneShotReply, CertifyError> {
-    let ex = px.take(sent).await.map_err(CertifyError::Spawn)?;
-    let stdout_bytes = ex.collected.bytes.len() as u64 + ex.collected.dropped;
-    match crate::transport::interpreter_refusal(px.command(), Some(ex.shutdown.exit), stdout_bytes, &ex.stderr) {
-        Some(why) => Err(CertifyError::Refused(why)),
-        None => Ok(ex),
-    }
 }
 
 /// Records what one run decides; returns what the agent made of it.
@@ -180,7 +155,7 @@ fn judge(rec: &mut Recorder, ctx: &Ctx, ex: &OneShotReply) -> Answer {
         }
         let timeout = Failure::Timeout { phase: Phase::Request, waited_ms: ex.waited.as_millis() as u64, last_bytes: last };
         rec.fail("ROBUST-DEADLINE", timeout.clone(), evidence);
-        return Answer { reading: None, unusable: Some(timeout) };
+        return Answer::lost(timeout);
     }
     rec.pass("ROBUST-DEADLINE", evidence.clone());
     if c.exit.is_some() {
@@ -193,16 +168,13 @@ fn judge(rec: &mut Recorder, ctx: &Ctx, ex: &OneShotReply) -> Answer {
             last_bytes: format!("answered but did not exit; {how} (the agent waits for the exit status)"),
         };
         rec.fail("LIFECYCLE-EXIT-ON-EOF", failure.clone(), evidence);
-        return Answer { reading: None, unusable: Some(failure) };
+        return Answer::lost(failure);
     }
     match &ex.shutdown.leftover {
         None => rec.pass("LIFECYCLE-NO-LEFTOVER", evidence.clone()),
         Some(leftover) => rec.fail("LIFECYCLE-NO-LEFTOVER", Failure::Leak { leftover: leftover.clone() }, evidence.clone()),
     }
-    let exit = match c.exit.unwrap_or(ex.shutdown.exit) {
-        ExitOutcome::Code(code) => Some(code),
-        ExitOutcome::Signal(_) => None,
-    };
+    let exit = c.exit.unwrap_or(ex.shutdown.exit).code();
     let reading = agent_reading::read(&HookRun {
         profile: ctx.profile,
         agent: ctx.agent,
@@ -211,10 +183,11 @@ fn judge(rec: &mut Recorder, ctx: &Ctx, ex: &OneShotReply) -> Answer {
         stdout: &c.bytes,
         stderr: ex.stderr.as_bytes(),
     });
-    for finding in &reading.findings {
-        rec.finding(finding.clone(), &evidence);
+    for finding in reading.findings {
+        rec.finding(finding, &evidence);
     }
-    let unusable =
-        reading.error.as_ref().map(|why| Failure::Unexpected { what: format!("{} reports a hook error: {why}", ctx.agent.name()) });
-    Answer { reading: Some(reading), unusable }
+    match reading.error {
+        Some(why) => Answer::lost(Failure::Unexpected { what: format!("{} reports a hook error: {why}", ctx.agent.name()) }),
+        None => Answer { effect: reading.effect, unusable: None },
+    }
 }

@@ -10,7 +10,7 @@ use crate::protocol::{Family, Profile, Role, promptkit_exec, reply_types, runok_
 use crate::transport::{Phase, ShutdownHow};
 
 use super::cases::Case;
-use super::prefetch::Prefetch;
+use super::prefetch::{Prefetch, evidence_of};
 use super::recorder::{Judged, Recorder};
 use super::semantics::{Asked, Decision, go_reading, judge, runok_reading};
 use super::session::check_envelope;
@@ -36,15 +36,6 @@ struct Probe {
 
 /// One spawn-write-read-exit round trip.
 type Exchange = OneShotReply;
-
-/// Evidence of an exchange: both directions and the stderr tail.
-fn evidence_of(ex: &Exchange) -> Evidence {
-    let mut evidence = Evidence::exchange(&ex.sent, &ex.collected.bytes).with_stderr(ex.stderr.clone());
-    if let (Some(received), dropped @ 1..) = (&mut evidence.received, ex.collected.dropped) {
-        received.push_str(&format!("[… {dropped} more bytes dropped]"));
-    }
-    evidence
-}
 
 pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, CertifyError> {
     let family = opts.family;
@@ -102,7 +93,7 @@ async fn judge_all(opts: &Options, px: &Prefetch, mut rec: Recorder, ctx: &Ctx) 
     for probe in probes(family, role) {
         (opts.progress)(&format!("{profile}: {}", label(&probe)));
         let bytes = render(family, role, profile, &probe, profile.oneshot_trailing_newline());
-        let ex = exchange(px, bytes).await?;
+        let ex = px.exchange(bytes).await?;
         let answer = judge_exchange(&mut rec, ctx, &probe, &ex);
         answered.push((probe, answer.decision.clone(), answer.readable()));
     }
@@ -120,7 +111,7 @@ async fn judge_all(opts: &Options, px: &Prefetch, mut rec: Recorder, ctx: &Ctx) 
     if rec.applies("LIFECYCLE-READS-TO-EOF") {
         (opts.progress)(&format!("{profile}: the same request with the other line ending"));
         let newline = !profile.oneshot_trailing_newline();
-        let ex = exchange(px, render(family, role, profile, &probe, newline)).await?;
+        let ex = px.exchange(render(family, role, profile, &probe, newline)).await?;
         let (other, other_readable) = outcome_of(&mut rec, ctx, &probe, &ex);
         let describe = |nl: bool| if nl { "with a trailing newline" } else { "without a trailing newline" };
         if (other_readable, &other) == (readable, &decision) {
@@ -144,7 +135,7 @@ async fn judge_all(opts: &Options, px: &Prefetch, mut rec: Recorder, ctx: &Ctx) 
     if rec.applies("ROBUST-UNKNOWN-FIELDS") {
         (opts.progress)(&format!("{profile}: a request with fields the plugin does not know"));
         let extended = Probe { documented: with_unknown_fields(family, role, &probe.documented), ..probe.clone() };
-        let ex = exchange(px, render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
+        let ex = px.exchange(render(family, role, profile, &extended, profile.oneshot_trailing_newline())).await?;
         let (got, got_readable) = outcome_of(&mut rec, ctx, &extended, &ex);
         if (got_readable, &got) == (readable, &decision) {
             rec.pass("ROBUST-UNKNOWN-FIELDS", evidence_of(&ex));
@@ -199,14 +190,14 @@ async fn key_spelling(
         }
         compared = true;
         (opts.progress)(&format!("{profile}: {} in {}", label(probe), spelling(other)));
-        let ex = exchange(px, theirs).await?;
+        let ex = px.exchange(theirs).await?;
         let (got, got_readable) = outcome_of(rec, ctx, probe, &ex);
         if !got_readable || got == *mine {
             rec.pass(ID, evidence_of(&ex));
             continue;
         }
         let blind = Probe { documented: emptied(role, &probe.documented), ..probe.clone() };
-        let blind_ex = exchange(px, render(family, role, profile, &blind, newline)).await?;
+        let blind_ex = px.exchange(render(family, role, profile, &blind, newline)).await?;
         let (empty, empty_readable) = outcome_of(rec, ctx, &blind, &blind_ex);
         if empty_readable && empty == *mine {
             rec.fail(
@@ -261,7 +252,7 @@ async fn run_cases(opts: &Options, px: &Prefetch, rec: &mut Recorder, ctx: &Ctx)
     for case in &cases.cases {
         (opts.progress)(&format!("{profile}: case `{}`", case.name));
         let probe = case_probe(family, role, case);
-        let ex = exchange(px, render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
+        let ex = px.exchange(render(family, role, profile, &probe, profile.oneshot_trailing_newline())).await?;
         // The answer to a case is a protocol message like any other: every
         // check holds it, and names the case when it fails.
         rec.set_origin(Some(format!("case `{}`", case.name)));
@@ -375,15 +366,6 @@ fn with_unknown_fields(family: Family, role: Role, documented: &Value) -> Value 
         obj.insert("x_proctor_future".into(), future);
     }
     v
-}
-
-async fn exchange(px: &Prefetch, sent: Vec<u8>) -> Result<Exchange, CertifyError> {
-    let ex = px.take(sent).await.map_err(CertifyError::Spawn)?;
-    let stdout_bytes = ex.collected.bytes.len() as u64 + ex.collected.dropped;
-    match crate::transport::interpreter_refusal(px.command(), Some(ex.shutdown.exit), stdout_bytes, &ex.stderr) {
-        Some(why) => Err(CertifyError::Refused(why)),
-        None => Ok(ex),
-    }
 }
 
 /// What the runtime made of an answer that is compared rather than judged:

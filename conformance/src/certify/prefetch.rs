@@ -26,6 +26,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
+use super::CertifyError;
+use crate::check::Evidence;
 use crate::client::{OneShotReply, one_shot};
 use crate::transport::{Deadlines, PluginCommand, SpawnError};
 
@@ -47,9 +49,15 @@ impl Prefetch {
         Prefetch { command, deadlines, jobs, permits: Arc::new(Semaphore::new(jobs)), pending: Mutex::new(HashMap::new()) }
     }
 
-    /// The plugin's command, as every exchange starts it.
-    pub(crate) fn command(&self) -> &PluginCommand {
-        &self.command
+    /// [`Prefetch::take`] for judging: a plugin that could not start, or whose interpreter
+    /// refused to run it, is the command's error (nothing judged), never an answer.
+    pub(crate) async fn exchange(&self, sent: Vec<u8>) -> Result<OneShotReply, CertifyError> {
+        let ex = self.take(sent).await.map_err(CertifyError::Spawn)?;
+        let stdout_bytes = ex.collected.bytes.len() as u64 + ex.collected.dropped;
+        match crate::transport::interpreter_refusal(&self.command, Some(ex.shutdown.exit), stdout_bytes, &ex.stderr) {
+            Some(why) => Err(CertifyError::Refused(why)),
+            None => Ok(ex),
+        }
     }
 
     /// Queues `sent`; with one job there is nothing to overlap, so nothing starts early.
@@ -100,4 +108,13 @@ impl Drop for Prefetch {
             task.abort();
         }
     }
+}
+
+/// Evidence of a one-shot exchange: both directions and the stderr tail.
+pub(crate) fn evidence_of(ex: &OneShotReply) -> Evidence {
+    let mut evidence = Evidence::exchange(&ex.sent, &ex.collected.bytes).with_stderr(ex.stderr.clone());
+    if let (Some(received), dropped @ 1..) = (&mut evidence.received, ex.collected.dropped) {
+        received.push_str(&format!("[… {dropped} more bytes dropped]"));
+    }
+    evidence
 }

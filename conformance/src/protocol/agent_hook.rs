@@ -33,6 +33,15 @@ impl Agent {
         }
     }
 
+    /// How long the agent lets a hook run when its settings give no `timeout` (the hooks
+    /// references: Claude Code 60 s, Codex 600 s); then it kills the hook and goes on.
+    pub fn default_timeout(self) -> std::time::Duration {
+        std::time::Duration::from_secs(match self {
+            Agent::ClaudeCode => 60,
+            Agent::Codex => 600,
+        })
+    }
+
     /// The agent's name in messages.
     pub fn name(self) -> &'static str {
         match self {

@@ -344,11 +344,12 @@ impl Profile {
             (Profile::PicoclawCf67dd3, Family::PicoclawHook, Role::Llm | Role::ToolMode) => {
                 Some((Duration::from_secs(5), "PicoClaw's interceptor_timeout_ms default (pkg/agent/hooks.go:18-23)"))
             }
-            (Profile::ClaudeCode21332, Family::ClaudeCodeHook, _) => {
-                Some((Duration::from_secs(60), "Claude Code's default command hook timeout (hooks reference: `timeout`, 60 s)"))
-            }
+            (Profile::ClaudeCode21332, Family::ClaudeCodeHook, _) => Some((
+                super::agent_hook::Agent::ClaudeCode.default_timeout(),
+                "Claude Code's default command hook timeout (hooks reference: `timeout`)",
+            )),
             (Profile::Codex0171, Family::CodexHook, _) => {
-                Some((Duration::from_secs(600), "Codex's default hook timeout (hooks documentation: `timeout`, 600 s)"))
+                Some((super::agent_hook::Agent::Codex.default_timeout(), "Codex's default hook timeout (hooks documentation: `timeout`)"))
             }
             (Profile::PicoclawCf67dd3, Family::PicoclawHook, Role::Approve) => {
                 Some((Duration::from_secs(60), "PicoClaw's approval_timeout_ms default (pkg/agent/hooks.go:18-23)"))

@@ -19,6 +19,14 @@ impl ExitOutcome {
     pub fn success(self) -> bool {
         self == ExitOutcome::Code(0)
     }
+
+    /// The exit code, when the process exited rather than being killed by a signal.
+    pub fn code(self) -> Option<i32> {
+        match self {
+            ExitOutcome::Code(code) => Some(code),
+            ExitOutcome::Signal(_) => None,
+        }
+    }
 }
 
 impl From<ExitStatus> for ExitOutcome {

@@ -115,14 +115,18 @@ fn roles_of(family: Family, role: Option<&str>) -> Result<Vec<Role>, UsageError>
 }
 
 /// The template for the choice, or why there is none in that language.
+/// The roles of `family` that have a template in some language (an agent hook's events: two).
+fn roles_with_templates(family: Family) -> Vec<&'static str> {
+    family.roles().iter().filter(|r| !templates::langs(family, **r).is_empty()).map(|r| r.name()).collect()
+}
+
 fn template_of(family: Family, role: Role, lang: Lang) -> Result<&'static Template, UsageError> {
     templates::find(family, role, lang).ok_or_else(|| {
         if templates::langs(family, role).is_empty() {
             // An event (or role) with no template in any language: say which ones have one.
-            let with: Vec<&str> = family.roles().iter().filter(|r| !templates::langs(family, **r).is_empty()).map(|r| r.name()).collect();
             return UsageError(format!(
                 "there is no template for {family} {role}; the roles with one: {}\nhint: start from one of them; a hook reads every event the same way",
-                with.join(", ")
+                roles_with_templates(family).join(", ")
             ));
         }
         let langs: Vec<&str> = templates::langs(family, role).iter().map(|l| l.name()).collect();

@@ -12,7 +12,6 @@ use proctor_conformance::certify::semantics::agent_reading::{self, Effect, HookR
 use proctor_conformance::client::one_shot;
 use proctor_conformance::protocol::Role;
 use proctor_conformance::protocol::agent_hook::{self, Agent, HookEvent};
-use proctor_conformance::transport::ExitOutcome;
 use proctor_mocks::provider::{LlmMessage, LlmRequest, LlmResponse, ResolvedCall};
 use serde_json::{Value, json};
 
@@ -208,10 +207,7 @@ async fn fire(ctx: &mut RunContext<'_>, agent: Agent, event: HookEvent, fields: 
         .collect();
     for plugin in hooks {
         let PluginConfig::AgentHook(config) = &plugin.config else { continue };
-        let timeout = config.timeout_ms.map(Duration::from_millis).unwrap_or(match agent {
-            Agent::ClaudeCode => Duration::from_secs(60),
-            Agent::Codex => Duration::from_secs(600),
-        });
+        let timeout = config.timeout_ms.map_or(agent.default_timeout(), Duration::from_millis);
         let family = ctx.scenario.runtime.family();
         let command = ctx.command(plugin, family, Some(Role::Event(event)));
         let bytes = agent_hook::stdin(agent, ctx.profile, event, &fields);
@@ -235,10 +231,7 @@ async fn fire(ctx: &mut RunContext<'_>, agent: Agent, event: HookEvent, fields: 
                         None
                     }
                     Some(exit) => {
-                        let code = match exit {
-                            ExitOutcome::Code(c) => Some(c),
-                            ExitOutcome::Signal(_) => None,
-                        };
+                        let code = exit.code();
                         let run = HookRun {
                             profile: ctx.profile,
                             agent,

@@ -517,9 +517,13 @@ fn read_object(run: &HookRun<'_>, o: &Map<String, Value>, r: &mut Reading) {
     decide(run, o, specific, r);
 }
 
+/// A field's text, when it is a non-empty string.
+fn text(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
 /// The decision in a valid output object.
 fn decide(run: &HookRun<'_>, o: &Map<String, Value>, specific: Option<&Map<String, Value>>, r: &mut Reading) {
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string).filter(|s| !s.is_empty());
     r.context = specific.and_then(|s| text(s.get("additionalContext")));
     if o.get("continue") == Some(&Value::Bool(false)) {
         r.effect = Effect::Stop;
@@ -586,7 +590,6 @@ fn reasonless_block(o: &Map<String, Value>) -> Option<(&'static str, &'static st
 /// The reason of a block in an output object (`decision: block`, or a
 /// PreToolUse `permissionDecision: deny`), with Claude Code's stand-in when none is given.
 fn block_reason(o: &Map<String, Value>) -> Option<String> {
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string).filter(|s| !s.is_empty());
     let specific = o.get("hookSpecificOutput").and_then(Value::as_object);
     if specific.and_then(|s| s.get("permissionDecision")).and_then(Value::as_str) == Some("deny") {
         return Some(text(specific.and_then(|s| s.get("permissionDecisionReason"))).unwrap_or_else(|| "Blocked by hook".into()));
