@@ -78,6 +78,16 @@ fn closed_vocabularies_name_the_value_its_place_and_the_valid_ones() {
     assert!(out.contains("s.yaml:4:42: `deny_tool` is not a mock decision"), "{out}");
     assert!(out.contains("hint: use one of: allow, deny, pending, respond, modify"), "{out}");
 
+    let mocked = "id: t/p\nruntime: codex\nplugins:\n  - {name: gate, process: {mock: {decision: deny}}, config: {agent_hook: {event: PreToolUse}}}\nturns:\n  - user: hi\n";
+    let (code, out) = run_one(dir.path(), mocked);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("s.yaml:4:12: plugin `gate` is a command hook played by the mock plugin"), "{out}");
+
+    let resolved = "id: t/p\nruntime: claude-code\nplugins:\n  - {name: gate, process: {command: [sh, g.sh]}, config: {agent_hook: {event: PreToolUse}}}\nturns:\n  - resolve: {call: c1, result: ok}\n";
+    let (code, out) = run_one(dir.path(), resolved);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("claude-code and codex ones `user`"), "{out}");
+
     let twice = "id: t/p\nruntime: runok\nplugins:\n  - {name: g, process: {mock: {}}, config: {runok_extension: {}}}\n  - {name: g, process: {mock: {}}, config: {runok_extension: {}}}\nturns:\n  - command: {raw: ls}\n";
     let (code, out) = run_one(dir.path(), twice);
     assert_eq!(code, 2, "{out}");

@@ -102,12 +102,14 @@ fn validate(s: &Scenario, path: &Path) -> Result<(), LoadError> {
         let ok = match (s.runtime, t) {
             (Runtime::Runok, Turn::Command(_)) => true,
             (Runtime::Runok, _) | (_, Turn::Command(_)) => false,
+            // The agents' loops have no pending calls to resolve: only the user speaks.
+            (Runtime::ClaudeCode | Runtime::Codex, Turn::Resolve(_) | Turn::Reject(_)) => false,
             _ => true,
         };
         if !ok {
             return invalid(
                 format!("turn {t:?} does not fit runtime {:?}", s.runtime),
-                "runok scenarios are `command` turns; the others use `user`, `resolve` and `reject`",
+                "runok scenarios are `command` turns; claude-code and codex ones `user`; promptkit and picoclaw use `user`, `resolve` and `reject`",
             );
         }
     }

@@ -113,6 +113,14 @@ pub(super) fn validate(s: &Scenario, text: &str, path: &Path) -> Result<(), Load
             PluginConfig::AgentHook(h) => {
                 let events: Vec<&str> = s.runtime.family().roles().iter().map(|r| r.name()).collect();
                 one_of("event", &h.event, &format!("a {} hook event", s.runtime.family()), &events)?;
+                if matches!(p.process, Process::Mock(_)) {
+                    return Err(LoadError::Invalid {
+                        path: path.to_path_buf(),
+                        at: locate(text, "name", &p.name),
+                        problem: format!("plugin `{}` is a command hook played by the mock plugin, which plays only the JSON protocols", p.name),
+                        hint: "give the hook as a command, e.g. `process: {command: [sh, gate.sh]}` (a three-line sh script writes any exit, stdout and stderr)".into(),
+                    });
+                }
             }
         }
     }
