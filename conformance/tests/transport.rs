@@ -16,6 +16,7 @@ fn quick() -> Deadlines {
         shutdown: Duration::from_millis(500),
         kill_grace: Duration::from_millis(300),
         leak_window: Duration::from_millis(150),
+        ..Deadlines::default()
     }
 }
 

@@ -338,6 +338,14 @@ const BITES: &[Bite] = &[
         cases: None,
     },
     Bite {
+        check: "PIPE-WRITES-DRAINED",
+        certify: &["--protocol", "picoclaw-hook", "--profile", "picoclaw@cf67dd3", FAST],
+        protocol: "picoclaw-hook",
+        passing: &[],
+        failing: &["--fault", "stderr-long-line"],
+        cases: None,
+    },
+    Bite {
         check: "ROBUST-SEQUENTIAL",
         certify: SERVER,
         protocol: "promptkit-server",
@@ -604,6 +612,7 @@ bites! {
     runok_exact_keys => "RUNOK-EXACT-KEYS",
     runok_decode => "RUNOK-DECODE",
     robust_deadline => "ROBUST-DEADLINE",
+    pipe_writes_drained => "PIPE-WRITES-DRAINED",
     robust_sequential => "ROBUST-SEQUENTIAL",
     robust_unknown_fields => "ROBUST-UNKNOWN-FIELDS",
     robust_concurrent => "ROBUST-CONCURRENT",

@@ -84,7 +84,7 @@ fn every_format_renders_and_output_goes_to_the_file() {
     let reply = r#"{"jsonrpc":"2.0","id":1,"result":{"status":"ALLOW"}}"#;
     let reply_xml = reply.replace('"', "&quot;");
     for (format, needles) in [
-        ("text", vec!["FAIL RUNOK-STATUS (must)", reply, "NONCONFORMANT: 29 passed, 2 failed"]),
+        ("text", vec!["FAIL RUNOK-STATUS (must)", reply, "NONCONFORMANT: 30 passed, 2 failed"]),
         ("junit", vec![r#"<testcase name="RUNOK-STATUS" classname="runok-extension.runok@0.3.1">"#, "<failure", &reply_xml]),
         ("markdown", vec!["❌ nonconformant", "| ❌ fail | `RUNOK-STATUS` | Must |", "#### `RUNOK-STATUS` (runok@0.3.1)", reply]),
     ] {

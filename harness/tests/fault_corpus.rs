@@ -135,9 +135,11 @@ const ROWS: &[Row] = &[
     row("huge-line", &[PICO], Fails(&[("FRAMING-LINE-SIZE", "framing")])),
     row(
         "huge-line",
-        &[EXEC, SERVER, RUNOK],
-        Harmless("only PicoClaw caps a line at 1 MiB; PromptKit exec and runok read stdout to EOF, PromptKit server allows 10 MiB lines (research/promptkit.md §1.3.2), and the padding is 1.5 MiB"),
+        &[EXEC, SERVER],
+        Harmless("only PicoClaw caps a line at 1 MiB; PromptKit exec reads stdout to EOF, PromptKit server allows 10 MiB lines (research/promptkit.md §1.3.2), and the padding is 1.5 MiB"),
     ),
+    // runok reads stdout only after the exit: 1.5 MiB never leaves the pipe, so the extension never exits.
+    row("huge-line", &[RUNOK], Fails(&[("PIPE-WRITES-DRAINED", "pipe_blocked")])),
     // JSON-RPC envelope.
     row("no-jsonrpc", RPC, Fails(&[("JSONRPC-VERSION", "mismatch")])),
     row("wrong-version", RPC, Fails(&[("JSONRPC-VERSION", "mismatch")])),
@@ -248,6 +250,10 @@ const ROWS: &[Row] = &[
     row("stdout-flood", ONE_SHOT, Fails(SINGLE_DOC)),
     row("stdout-flood", LINES, Fails(&[("FRAMING-LINE-SIZE", "framing")])),
     row("late-reply", RPC, Fails(DEADLINE)),
+    // PicoClaw's stderr reader stops at a line of 1 MiB; the hook blocks in its next stderr write.
+    row("stderr-long-line", &[PICO], Fails(&[("PIPE-WRITES-DRAINED", "pipe_blocked")])),
+    // runok reads stdout only after the exit: a reply over the pipe buffer never lets the extension exit.
+    row("big-reply", &[RUNOK], Fails(&[("PIPE-WRITES-DRAINED", "pipe_blocked")])),
     // Only generated arguments carry a quote; the built-in probes do not.
     row("crash-on-quote", &[EXEC, SERVER, PICO], Fails(&[("ROBUST-FUZZ", "crash")])).certify(FUZZ),
     row("only-marked", ALL, Harmless("a modifier: alone it changes nothing, it only holds the other semantic faults back from unmarked requests")),

@@ -190,6 +190,28 @@ const ROWS: &[Row] = &[
         mock: &["--script", "mocks/scripts/picoclaw-broken-line-first.json"],
         check: "FRAMING-LINE-PER-MESSAGE",
     },
+    // A child in a session of its own, its stdio on /dev/null: nothing any runtime waits for.
+    Row {
+        tolerance: "promptkit.detached-child-not-waited",
+        certify: &["--protocol", "promptkit-exec", "--role", "tool", "--jobs", "1"],
+        protocol: "promptkit-exec",
+        mock: &["--role", "tool", "--fault", "escape-session"],
+        check: "LIFECYCLE-NO-LEFTOVER",
+    },
+    Row {
+        tolerance: "picoclaw.detached-child-not-waited",
+        certify: &["--protocol", "picoclaw-hook"],
+        protocol: "picoclaw-hook",
+        mock: &["--fault", "escape-session"],
+        check: "LIFECYCLE-NO-LEFTOVER",
+    },
+    Row {
+        tolerance: "runok.detached-child-not-waited",
+        certify: &["--protocol", "runok-extension", "--jobs", "1"],
+        protocol: "runok-extension",
+        mock: &["--fault", "escape-session"],
+        check: "LIFECYCLE-NO-LEFTOVER",
+    },
     Row {
         tolerance: "picoclaw.drops-replies-without-id",
         certify: &["--protocol", "picoclaw-hook"],
@@ -242,9 +264,16 @@ fn every_tolerance_warns_under_its_runtime_and_fails_the_documents() {
     // picoclaw.error-wins: a hook answering both fails its handshake there (PicoClaw reads the error), see below.
     // The mock's invalid bytes land inside the status or action, which the runtime then rejects:
     // see the plugin below for runok; a unit test holds PicoClaw's (conformance check::tolerance).
+    // The agents' tolerances are shown by command hooks, in agent_lifetime.rs (the mock plays no agent).
     assert_eq!(
         missing,
-        ["picoclaw.invalid-utf8-replaced", "runok.invalid-utf8-lossy", "picoclaw.error-wins"],
+        [
+            "claude-code.children-not-waited",
+            "codex.detached-child-not-waited",
+            "picoclaw.invalid-utf8-replaced",
+            "runok.invalid-utf8-lossy",
+            "picoclaw.error-wins"
+        ],
         "tolerances without a plugin that shows them"
     );
 }

@@ -239,7 +239,7 @@ fn a_deadline_longer_than_the_runtimes_is_named() {
     let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("warning: --timeout-ms 6000 is above promptkit@86d9f36's own 5000 ms deadline (PromptKit's eval hook timeout"),
+        err.contains("warning: --timeout-ms 6000 is above promptkit@86d9f36's own 5000 ms deadline (DefaultExecEvalHookTimeout = 5 s"),
         "{err}"
     );
     let report: Value = serde_json::from_str(&out).unwrap();

@@ -4,12 +4,12 @@
 
 use serde_json::{Value, json};
 
-use crate::check::{CheckId, Failure, Outcome, last_bytes};
+use crate::check::{CheckId, Failure, Outcome};
 use crate::client::OneShotReply;
 use crate::protocol::Profile;
 use crate::protocol::agent_hook::{self, Agent, HookEvent};
 use crate::protocol::promptkit_exec::overlay;
-use crate::transport::{Phase, ShutdownHow};
+use crate::protocol::timing::Timing;
 
 use super::prefetch::{Prefetch, evidence_of};
 use super::recorder::{Judged, Recorder};
@@ -33,7 +33,8 @@ struct Ctx {
     agent: Agent,
     event: HookEvent,
     profile: Profile,
-    shutdown_ms: u64,
+    /// What the agent waits for, and how long.
+    timing: Timing,
 }
 
 pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, CertifyError> {
@@ -46,8 +47,8 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     }
     let mut rec = Recorder::new(opts.family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
-    let ctx = Ctx { agent, event, profile, shutdown_ms: opts.deadlines.shutdown.as_millis() as u64 };
-    let px = Prefetch::new(opts.command_for(profile), opts.deadlines, opts.jobs);
+    let ctx = Ctx { agent, event, profile, timing: opts.timing(profile) };
+    let px = Prefetch::new(opts.command_for(profile), opts.deadlines(profile), opts.jobs);
 
     // Each request is the event's fields, documented form; `render` writes them as the agent does.
     let probes: Vec<Value> = agent_hook::probes(agent, event);
@@ -147,32 +148,8 @@ fn judge(rec: &mut Recorder, ctx: &Ctx, ex: &OneShotReply) -> Answer {
     rec.exchanged();
     let evidence = evidence_of(ex);
     let c = &ex.collected;
-    if !ex.finished() {
-        // Both agents kill a hook at its timeout and go on without it.
-        let mut last = last_bytes(&c.bytes);
-        if let Some(e) = &ex.write_error {
-            last = format!("(stdin: {e}) {last}");
-        }
-        let timeout = Failure::Timeout { phase: Phase::Request, waited_ms: ex.waited.as_millis() as u64, last_bytes: last };
-        rec.fail("ROBUST-DEADLINE", timeout.clone(), evidence);
-        return Answer::lost(timeout);
-    }
-    rec.pass("ROBUST-DEADLINE", evidence.clone());
-    if c.exit.is_some() {
-        rec.pass("LIFECYCLE-EXIT-ON-EOF", evidence.clone());
-    } else {
-        let how = if ex.shutdown.how == ShutdownHow::Killed { "it ignored SIGTERM and was killed" } else { "proctor had to terminate it" };
-        let failure = Failure::Timeout {
-            phase: Phase::Shutdown,
-            waited_ms: ctx.shutdown_ms,
-            last_bytes: format!("answered but did not exit; {how} (the agent waits for the exit status)"),
-        };
-        rec.fail("LIFECYCLE-EXIT-ON-EOF", failure.clone(), evidence);
-        return Answer::lost(failure);
-    }
-    match &ex.shutdown.leftover {
-        None => rec.pass("LIFECYCLE-NO-LEFTOVER", evidence.clone()),
-        Some(leftover) => rec.fail("LIFECYCLE-NO-LEFTOVER", Failure::Leak { leftover: leftover.clone() }, evidence.clone()),
+    if let Err(lost) = super::lifetime::judge(rec, &ctx.timing, ex, &evidence) {
+        return Answer::lost(lost);
     }
     let exit = c.exit.unwrap_or(ex.shutdown.exit).code();
     let reading = agent_reading::read(&HookRun {

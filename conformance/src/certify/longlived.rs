@@ -54,11 +54,14 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     if !(profile.go_json_replies() && family == Family::PicoclawHook) {
         not_in_profile.push("GO-READS-AS-DOCUMENTED");
     }
+    if !super::lifetime::pipes_can_block(&opts.deadlines(profile)) {
+        not_in_profile.push("PIPE-WRITES-DRAINED");
+    }
     not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
     let command = opts.command_for(profile);
-    let process = PluginProcess::spawn(&command, opts.deadlines).map_err(CertifyError::Spawn)?;
+    let process = PluginProcess::spawn(&command, opts.deadlines(profile)).map_err(CertifyError::Spawn)?;
     let mut session = Session::new(process, family, profile);
     let mut run = Run { opts, profile, family, answered: 0 };
     let outcome = run.steps(&mut session, &mut rec).await;
@@ -67,7 +70,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     }
     let alive = outcome.as_ref().err().is_none_or(|s| s.alive);
     (opts.progress)(&format!("{profile}: closing stdin"));
-    let shutdown_deadline = opts.deadlines.shutdown;
+    let shutdown_deadline = opts.deadlines(profile).shutdown;
     let stderr = session.stderr();
     let (stdout_bytes, stderr_tail) = (session.process.stdout.total(), session.process.stderr().clone());
     let shutdown = session.shutdown().await;
@@ -95,8 +98,12 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         None => rec.pass("LIFECYCLE-NO-LEFTOVER", Evidence::default()),
         Some(l) => rec.fail("LIFECYCLE-NO-LEFTOVER", Failure::Leak { leftover: l.clone() }, Evidence::default().with_stderr(stderr)),
     }
+    let stderr_blocked = super::lifetime::judge_stderr(&mut rec, &opts.timing(profile), &stderr_tail);
     if let Err(stop) = outcome {
-        rec.block_rest(stop.by, &stop.reason);
+        match stderr_blocked && !stop.alive {
+            true => rec.block_rest("PIPE-WRITES-DRAINED", "the plugin blocked writing its stderr"),
+            false => rec.block_rest(stop.by, &stop.reason),
+        }
     }
     Ok(rec.finish())
 }
@@ -131,8 +138,17 @@ impl Run<'_> {
         (self.opts.progress)(&format!("{}: {what}", self.profile));
     }
 
+    /// The request deadline of a call that is no one mode's own.
     fn deadline(&self) -> Duration {
-        self.opts.deadlines.request
+        self.opts.deadlines(self.profile).request
+    }
+
+    /// The request deadline of a call of `method` (a PicoClaw approval waits 60 s, an interceptor 5 s).
+    fn deadline_of(&self, method: &str) -> Duration {
+        match self.family {
+            Family::PicoclawHook => self.opts.request_deadline(self.profile, pico::mode_of(method)),
+            _ => self.deadline(),
+        }
     }
 
     /// The methods probed in order, with their params.
@@ -159,8 +175,8 @@ impl Run<'_> {
             // A server has no handshake: its first call also waits out its
             // start-up (PromptKit starts it on that call), under the start-up deadline.
             let (deadline, phase) = match i == 0 && self.family != Family::PicoclawHook {
-                true => (self.deadline().max(self.opts.deadlines.startup), Phase::Startup),
-                false => (self.deadline(), Phase::Request),
+                true => (self.deadline().max(self.opts.deadlines(self.profile).startup), Phase::Startup),
+                false => (self.deadline_of(method), Phase::Request),
             };
             let called = s.call(rec, method, params.clone(), deadline).await;
             let reply = self.replied(s, rec, called, "ROBUST-DEADLINE", phase).await?;
@@ -183,7 +199,7 @@ impl Run<'_> {
     async fn handshake(&mut self, s: &mut Session, rec: &mut Recorder) -> Step {
         self.progress("hook.hello handshake");
         let params = pico::hello_params(&self.opts.roles);
-        let startup = self.opts.deadlines.startup;
+        let startup = self.opts.deadlines(self.profile).startup;
         let called = s.call(rec, pico::HELLO, params, startup).await;
         let reply = self.replied(s, rec, called, "LIFECYCLE-HANDSHAKE", Phase::Startup).await?;
         match &reply.envelope.body {
@@ -601,7 +617,7 @@ impl Run<'_> {
         self.progress(&format!("{SEQUENTIAL} sequential requests"));
         let mut first_error: Option<bool> = None;
         for i in 1..=SEQUENTIAL {
-            let called = s.call(rec, method, params.clone(), self.deadline()).await;
+            let called = s.call(rec, method, params.clone(), self.deadline_of(method)).await;
             let Called::Replied { envelope, raw, sent } = called else {
                 if let Called::NoReply { sent, .. } | Called::Closed { sent, .. } = &called {
                     rec.fail(
@@ -659,7 +675,7 @@ impl Run<'_> {
                 }
                 _ => (server::EXECUTE.to_string(), server::params(&case.request)),
             };
-            let called = s.call(rec, &method, params.clone(), self.deadline()).await;
+            let called = s.call(rec, &method, params.clone(), self.deadline_of(&method)).await;
             // The answer to a case is a protocol message like any other: every
             // check holds it, and names the case when it fails.
             rec.set_origin(Some(format!("case `{}`", case.name)));

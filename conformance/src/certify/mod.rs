@@ -6,6 +6,7 @@ mod cases;
 mod command_hook;
 pub mod fuzz;
 mod go_envelope;
+mod lifetime;
 mod longlived;
 mod observe;
 mod oneshot;
@@ -16,6 +17,7 @@ mod report;
 pub mod semantics;
 mod session;
 
+use crate::protocol::timing::Timing;
 use crate::protocol::{Family, Profile, Role, Transport};
 use crate::transport::{Deadlines, PluginCommand, SpawnError};
 
@@ -34,8 +36,10 @@ pub struct Options {
     pub profiles: Vec<Profile>,
     /// The author's cases.
     pub cases: Option<CasesFile>,
-    /// Deadlines.
-    pub deadlines: Deadlines,
+    /// `--timeout-ms`: the request deadline the user's runtime configuration
+    /// sets, in place of each runtime's default (`None`: each profile's own,
+    /// [`crate::protocol::timing`]).
+    pub timeout: Option<std::time::Duration>,
     /// `--require`: capabilities the plugin must be seen using (their
     /// checks fail, rather than skip, when no answer used them).
     pub require: Vec<&'static capability::Capability>,
@@ -52,6 +56,31 @@ pub struct Options {
 }
 
 impl Options {
+    /// The role whose deadlines hold when a call is not one role's own: the
+    /// only role, or for a PicoClaw hook an interceptor's (an unknown method,
+    /// a burst of calls).
+    fn timed_role(&self) -> Role {
+        match self.family {
+            Family::PicoclawHook => Role::ToolMode,
+            _ => self.roles.first().copied().unwrap_or(Role::Tool),
+        }
+    }
+
+    /// What `profile`'s runtime waits for, and how long, for this plugin.
+    pub fn timing(&self, profile: Profile) -> Timing {
+        profile.timing(self.family, self.timed_role())
+    }
+
+    /// The deadlines proctor plays `profile`'s runtime with.
+    pub fn deadlines(&self, profile: Profile) -> Deadlines {
+        self.timing(profile).deadlines(self.timeout)
+    }
+
+    /// The request deadline of a call made for `role` under `profile` (a PicoClaw mode's own).
+    pub fn request_deadline(&self, profile: Profile, role: Role) -> std::time::Duration {
+        profile.timing(self.family, role).deadlines(self.timeout).request
+    }
+
     /// The plugin's command as `profile`'s runtime starts it: with only the
     /// listed environment where that runtime gives no more.
     pub fn command_for(&self, profile: Profile) -> PluginCommand {

@@ -3,11 +3,11 @@
 
 use serde_json::{Value, json};
 
-use crate::check::{Evidence, Failure, answer_checks, last_bytes, tolerance};
+use crate::check::{Evidence, Failure, answer_checks, tolerance};
 use crate::client::OneShotReply;
 use crate::framing::{Document, ReplyBody, Violation, parse_envelope, read_document};
+use crate::protocol::timing::Timing;
 use crate::protocol::{Family, Profile, Role, promptkit_exec, reply_types, runok_extension, wire};
-use crate::transport::{Phase, ShutdownHow};
 
 use super::cases::Case;
 use super::prefetch::{Prefetch, evidence_of};
@@ -22,7 +22,8 @@ struct Ctx {
     family: Family,
     role: Role,
     profile: Profile,
-    shutdown_ms: u64,
+    /// What the profile's runtime waits for, and how long.
+    timing: Timing,
 }
 
 /// One request to send: the documented form and the phase it belongs to.
@@ -53,11 +54,14 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     if !profile.runok_serde_replies() {
         not_in_profile.push("RUNOK-DECODE");
     }
+    if !super::lifetime::pipes_can_block(&opts.deadlines(profile)) {
+        not_in_profile.push("PIPE-WRITES-DRAINED");
+    }
     not_in_profile.extend(opts.left_out.iter().copied());
     let mut rec = Recorder::new(family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
-    let ctx = Ctx { family, role, profile, shutdown_ms: opts.deadlines.shutdown.as_millis() as u64 };
-    let px = Prefetch::new(opts.command_for(profile), opts.deadlines, opts.jobs);
+    let ctx = Ctx { family, role, profile, timing: opts.timing(profile) };
+    let px = Prefetch::new(opts.command_for(profile), opts.deadlines(profile), opts.jobs);
     start_known(opts, &px, &rec, &ctx);
     let judged = judge_all(opts, &px, rec, &ctx).await;
     px.finish().await;
@@ -404,38 +408,12 @@ impl Answer {
 
 /// Records everything one exchange decides; returns what the runtime made of it.
 fn judge_exchange(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -> Answer {
-    let Ctx { family, role, profile, shutdown_ms } = *ctx;
+    let Ctx { family, role, profile, timing } = *ctx;
     rec.exchanged();
     let evidence = evidence_of(ex);
     let c = &ex.collected;
-    if !ex.finished() {
-        let mut last = last_bytes(&c.bytes);
-        if let Some(e) = &ex.write_error {
-            last = format!("(stdin: {e}) {last}");
-        }
-        let waited_ms = ex.waited.as_millis() as u64;
-        let timeout = Failure::Timeout { phase: Phase::Request, waited_ms, last_bytes: last };
-        rec.fail("ROBUST-DEADLINE", timeout.clone(), evidence.clone());
-        return Answer::unusable(family, role, timeout);
-    }
-    rec.pass("ROBUST-DEADLINE", evidence.clone());
-
-    if c.exit.is_some() {
-        rec.pass("LIFECYCLE-EXIT-ON-EOF", evidence.clone());
-    } else {
-        let how = match ex.shutdown.how {
-            ShutdownHow::Killed => "it ignored SIGTERM and was killed",
-            _ => "proctor had to terminate it",
-        };
-        rec.fail(
-            "LIFECYCLE-EXIT-ON-EOF",
-            Failure::Timeout { phase: Phase::Shutdown, waited_ms: shutdown_ms, last_bytes: format!("answered but did not exit; {how}") },
-            evidence.clone(),
-        );
-    }
-    match &ex.shutdown.leftover {
-        None => rec.pass("LIFECYCLE-NO-LEFTOVER", evidence.clone()),
-        Some(leftover) => rec.fail("LIFECYCLE-NO-LEFTOVER", Failure::Leak { leftover: leftover.clone() }, evidence.clone()),
+    if let Err(lost) = super::lifetime::judge(rec, &timing, ex, &evidence) {
+        return Answer::unusable(family, role, lost);
     }
 
     let exit = c.exit.unwrap_or(ex.shutdown.exit);

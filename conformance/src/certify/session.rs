@@ -154,8 +154,12 @@ impl Session {
                             _ => continue,
                         }
                     }
-                    let envelope = parse_envelope(&msg.value);
-                    if envelope.method.is_some() {
+                    let envelope = self.envelope_of(&msg);
+                    // A runtime that reads one line per call takes whatever comes
+                    // next as the reply: a notification too (PromptKit: `JSON-RPC
+                    // response ID mismatch: got 0, want 1`, and every later reply
+                    // shifts by one; measured in interop/promptkit).
+                    if envelope.method.is_some() && !self.profile.reads_one_line_per_call(self.family) {
                         continue; // plugin-initiated request or notification: not a reply
                     }
                     if envelope.id.as_u64().is_some_and(|late| late != id && self.abandoned.contains(&late)) {
@@ -194,6 +198,26 @@ impl Session {
     /// `id` (PicoClaw: one line at a time, by the id Go decodes from it).
     pub(crate) fn runtime_drops(&self, id: u64, raw: &[u8]) -> bool {
         self.family == Family::PicoclawHook && self.profile.go_json_replies() && super::go_envelope::picoclaw_delivered_to(raw) != Some(id)
+    }
+
+    /// The envelope of a message as the profile's runtime reads it: through
+    /// Go's `json.Unmarshal` under PromptKit's and PicoClaw's profiles (keys
+    /// match in any case, `"ID"` is the id), as written otherwise (runok's
+    /// serde and the documents are case-sensitive). Every check that reads a
+    /// reply's id, method or result reads this one.
+    pub(crate) fn envelope_of(&self, msg: &Incoming) -> Envelope {
+        let written = parse_envelope(&msg.value);
+        // Only keys spelt otherwise than documented read differently: an id of
+        // null stays null (the notification checks tell it from a missing one).
+        let exact = |key: &str| msg.value.get(key).is_some();
+        let spelt_otherwise = !exact("id") || !(exact("result") || exact("error"));
+        if !self.profile.go_json_replies() || written.method.is_some() || !spelt_otherwise {
+            return written;
+        }
+        match super::go_envelope::read(self.family, &msg.raw) {
+            super::go_envelope::GoReply::Read { envelope, .. } if !envelope["id"].is_null() => parse_envelope(&envelope),
+            _ => written,
+        }
     }
 
     /// Reads lines until one holds a JSON object, recording framing on the way.
@@ -250,6 +274,11 @@ impl Session {
                     observe::line(rec, &parsed, &evidence);
                     if let Some(value) = parsed.value {
                         return Read::Message(Incoming { value, raw: terminated(bytes, ending) });
+                    }
+                    // A blank line or a banner is the reply to a runtime that reads
+                    // one line per call (PromptKit: `invalid JSON-RPC response`).
+                    if self.profile.reads_one_line_per_call(self.family) {
+                        return Read::Message(Incoming { value: Value::Null, raw: terminated(bytes, ending) });
                     }
                 }
                 ReadEvent::TooLong { len } => {

@@ -101,6 +101,28 @@ pub enum Failure {
         /// What arrived.
         what: String,
     },
+    /// The plugin's writes were blocked: a pipe its runtime does not read
+    /// (yet, or any more) was full, so the plugin never finished.
+    PipeBlocked {
+        /// `stdout` or `stderr`.
+        pipe: String,
+        /// What had filled it: bytes written and unread, or the line that
+        /// stopped the runtime's reader.
+        filled_by: String,
+        /// How the runtime reads that pipe, and what it does next.
+        runtime_does: String,
+    },
+    /// The plugin answered, but the runtime never took the answer: it waits
+    /// for more than the answer (the exit, the pipes closing) and that did
+    /// not come within its deadline.
+    Lost {
+        /// What the runtime was still waiting for.
+        waiting_for: String,
+        /// The runtime's deadline, in ms.
+        deadline_ms: u64,
+        /// What the runtime does then.
+        runtime_does: String,
+    },
     /// The plugin could not be started or written to.
     Transport {
         /// The transport error.
@@ -131,6 +153,9 @@ impl fmt::Display for Failure {
                 if leftover.stdout_held_open {
                     parts.push("another process still held stdout open after the plugin exited".to_string());
                 }
+                if leftover.stderr_held_open && !leftover.stdout_held_open {
+                    parts.push("another process still held stderr open after the plugin exited".to_string());
+                }
                 if leftover.group_alive {
                     parts.push("processes of the plugin's group were still running".to_string());
                 }
@@ -138,6 +163,12 @@ impl fmt::Display for Failure {
                     parts.push(format!("descendants its process group does not hold outlived it: {}", leftover.escaped.join(", ")));
                 }
                 write!(f, "{} (killed by proctor)", parts.join("; "))
+            }
+            Failure::PipeBlocked { pipe, filled_by, runtime_does } => {
+                write!(f, "the plugin blocked writing to {pipe}: {filled_by}; {runtime_does}")
+            }
+            Failure::Lost { waiting_for, deadline_ms, runtime_does } => {
+                write!(f, "answered, but {waiting_for} within the {deadline_ms} ms deadline; {runtime_does}")
             }
             Failure::Unexpected { what } => f.write_str(what),
             Failure::Transport { error } => f.write_str(error),

@@ -22,6 +22,8 @@ pub struct OneShotReply {
     pub write_error: Option<String>,
     /// Time from the write to the end of collection, at most the request deadline.
     pub waited: Duration,
+    /// The request deadline it ran under.
+    pub deadline: Duration,
 }
 
 impl OneShotReply {
@@ -57,7 +59,7 @@ pub async fn one_shot(command: &PluginCommand, deadlines: Deadlines, request: Ve
     let tail = process.stderr().clone();
     let shutdown = process.shutdown().await;
     let stderr = tail.text();
-    Ok(OneShotReply { sent: request, collected, shutdown, stderr, write_error, waited })
+    Ok(OneShotReply { sent: request, collected, shutdown, stderr, write_error, waited, deadline: deadlines.request })
 }
 
 #[cfg(test)]

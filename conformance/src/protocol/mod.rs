@@ -10,6 +10,7 @@ pub mod promptkit_exec;
 pub mod promptkit_server;
 pub mod reply_types;
 pub mod runok_extension;
+pub mod timing;
 pub mod wire;
 
 pub use family::*;

@@ -26,6 +26,16 @@ pub const AFTER_TOOL: &str = "hook.after_tool";
 /// `hook.approve_tool`.
 pub const APPROVE_TOOL: &str = "hook.approve_tool";
 
+/// The mode whose deadline a call of `method` runs under (an interceptor's
+/// for a method no mode owns).
+pub fn mode_of(method: &str) -> Role {
+    match method {
+        APPROVE_TOOL => Role::Approve,
+        BEFORE_LLM | AFTER_LLM => Role::Llm,
+        _ => Role::ToolMode,
+    }
+}
+
 /// The methods a hook with `modes` receives, in the order a turn fires them.
 /// Modes are per family: `tool` brings both before_tool and after_tool.
 pub fn methods(modes: &[Role]) -> Vec<&'static str> {

@@ -320,44 +320,6 @@ impl Profile {
         family == Family::PromptkitExec && role == super::Role::Tool && self.has("promptkit.exec-tool-env-only-listed")
     }
 
-    /// The runtime's own deadline for one request to a plugin of `family`
-    /// playing `role`, with where it comes from; `None` when it has none.
-    /// A longer `--timeout-ms` would pass a plugin the runtime times out.
-    pub fn request_limit(self, family: Family, role: super::Role) -> Option<(std::time::Duration, &'static str)> {
-        use super::Role;
-        use std::time::Duration;
-        match (self, family, role) {
-            (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::ProviderHook | Role::ToolHook | Role::SessionHook) => {
-                Some((Duration::from_secs(10), "PromptKit's exec hook timeout (runtime/hooks/exec_hooks.go; research promptkit.md §1.0)"))
-            }
-            (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::EvalHook) => {
-                Some((Duration::from_secs(5), "PromptKit's eval hook timeout (runtime/evals/exec_hook.go; research promptkit.md §1.0)"))
-            }
-            (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::Selector) => Some((
-                Duration::from_secs(10),
-                "PromptKit's exec selector timeout (runtime/selection/exec_client.go; research promptkit.md §1.8)",
-            )),
-            (Profile::Promptkit86d9f36, Family::PromptkitExec, Role::Eval) => Some((
-                Duration::from_secs(30),
-                "PromptKit's exec eval timeout (runtime/evals/handlers/exec_handler.go; research promptkit.md §1.0)",
-            )),
-            (Profile::PicoclawCf67dd3, Family::PicoclawHook, Role::Llm | Role::ToolMode) => {
-                Some((Duration::from_secs(5), "PicoClaw's interceptor_timeout_ms default (pkg/agent/hooks.go:18-23)"))
-            }
-            (Profile::ClaudeCode21332, Family::ClaudeCodeHook, _) => Some((
-                super::agent_hook::Agent::ClaudeCode.default_timeout(),
-                "Claude Code's default command hook timeout (hooks reference: `timeout`)",
-            )),
-            (Profile::Codex0171, Family::CodexHook, _) => {
-                Some((super::agent_hook::Agent::Codex.default_timeout(), "Codex's default hook timeout (hooks documentation: `timeout`)"))
-            }
-            (Profile::PicoclawCf67dd3, Family::PicoclawHook, Role::Approve) => {
-                Some((Duration::from_secs(60), "PicoClaw's approval_timeout_ms default (pkg/agent/hooks.go:18-23)"))
-            }
-            _ => None,
-        }
-    }
-
     /// Whether a coding agent's hook documents carry what its release adds to the documented
     /// fields, and its shapes (Claude Code's `prompt_id`, `effort`, Bash result object and final
     /// `\n`; Codex's shell as `Bash` with the command only, its output as a string).

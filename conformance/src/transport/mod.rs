@@ -18,7 +18,7 @@ mod stdout;
 pub mod tree;
 
 pub use command::{MissingScript, PluginCommand};
-pub use deadline::{Deadlines, Phase};
+pub use deadline::{Deadlines, Ending, EofWait, PIPE_BUFFER, Phase, Pipes};
 pub use exit::ExitOutcome;
 pub use process::{Collected, Leftover, MAX_LINE_BYTES, PluginProcess, Shutdown, ShutdownHow, SpawnError, WriteError};
 pub use refusal::interpreter_refusal;

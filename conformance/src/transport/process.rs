@@ -19,7 +19,7 @@ use tokio::time::Instant;
 use super::group::ProcessGroup;
 use super::stdout::Fill;
 use super::tree;
-use super::{Deadlines, ExitOutcome, PluginCommand, StderrTail, StdoutReader};
+use super::{Deadlines, Ending, EofWait, ExitOutcome, PluginCommand, StderrTail, StdoutReader};
 
 /// The plugin could not be started.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -74,6 +74,9 @@ pub enum ShutdownHow {
 pub struct Leftover {
     /// stdout stayed open after the plugin exited: another process holds it.
     pub stdout_held_open: bool,
+    /// stderr stayed open after the plugin exited: another process holds it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stderr_held_open: bool,
     /// Members of the plugin's process group were still alive.
     pub group_alive: bool,
     /// Descendants that left the group (a new session, a new group, a double
@@ -106,6 +109,10 @@ pub struct Collected {
     pub eof: bool,
     /// The leader's exit, if it exited within the deadlines.
     pub exit: Option<ExitOutcome>,
+    /// Where the runtime reads stdout only after the exit and the plugin had
+    /// not exited by the deadline: how many bytes it had written that nobody
+    /// read (a full pipe buffer means its write was blocked).
+    pub unread_at_deadline: Option<usize>,
 }
 
 /// A running plugin.
@@ -160,7 +167,7 @@ impl PluginProcess {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().ok_or_else(|| unsupervised("no stdout pipe"))?;
         let stderr = child.stderr.take().ok_or_else(|| unsupervised("no stderr pipe"))?;
-        let (stderr, stderr_task) = StderrTail::drain(stderr);
+        let (stderr, stderr_task) = StderrTail::drain(stderr, deadlines.pipes.stderr_line_limit);
         Ok(PluginProcess {
             command: command.clone(),
             child,
@@ -261,17 +268,22 @@ impl PluginProcess {
             dropped += chunk.len().saturating_sub(room) as u64;
             bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
         };
+        // A runtime that reads stdout only after the exit leaves it in the pipe till then.
+        let after_exit = self.deadlines.pipes.stdout_after_exit;
         loop {
             if eof && self.exit.is_some() {
                 break;
             }
             tokio::select! {
-                fill = self.stdout.fill(until), if !eof => match fill {
+                fill = self.stdout.fill(until), if !eof && !after_exit => match fill {
                     Fill::Data => {
                         keep(&mut bytes, self.stdout.take_pending());
                         if answered_after.is_none() && complete(&bytes) {
                             answered_after = Some(start.elapsed());
-                            until = Instant::now() + self.deadlines.shutdown;
+                            // Where the runtime waits for the exit within the request deadline, so does proctor.
+                            if self.deadlines.ending == Ending::ExitAfterAnswer {
+                                until = Instant::now() + self.deadlines.shutdown;
+                            }
                         }
                     }
                     Fill::Eof => eof = true,
@@ -283,7 +295,13 @@ impl PluginProcess {
                     }
                     // Output written just before exit is still in the pipe; a
                     // pipe still open after the leak window is held by a leftover.
-                    let window = Instant::now() + self.deadlines.leak_window;
+                    // A runtime that takes the answer at the pipes' EOF waits as long as it does.
+                    let leak = Instant::now() + self.deadlines.leak_window;
+                    let window = match self.deadlines.pipes.output_to_eof {
+                        Some(EofWait::Grace(grace)) => Instant::now() + grace,
+                        Some(EofWait::UntilDeadline) => until.max(leak),
+                        None => leak,
+                    };
                     while !eof {
                         match self.stdout.fill(window).await {
                             Fill::Data => keep(&mut bytes, self.stdout.take_pending()),
@@ -291,15 +309,29 @@ impl PluginProcess {
                             Fill::Timeout => break,
                         }
                     }
+                    if self.deadlines.pipes.stderr_to_eof {
+                        while !self.stderr_task.is_finished() && Instant::now() < window {
+                            tokio::time::sleep(Duration::from_millis(5)).await;
+                        }
+                    }
                     if answered_after.is_none() && complete(&bytes) {
                         answered_after = Some(start.elapsed());
                     }
                     break;
                 }
-                _ = tokio::time::sleep_until(until), if eof => break,
+                _ = tokio::time::sleep_until(until), if eof || after_exit => break,
             }
         }
-        Collected { bytes, dropped, answered_after, eof, exit: self.exit }
+        let mut unread_at_deadline = None;
+        if after_exit && self.exit.is_none() {
+            // What sits in the pipe is evidence of why the plugin never exited.
+            let glance = Instant::now() + Duration::from_millis(50);
+            while let Fill::Data = self.stdout.fill(glance).await {
+                keep(&mut bytes, self.stdout.take_pending());
+            }
+            unread_at_deadline = Some(bytes.len());
+        }
+        Collected { bytes, dropped, answered_after, eof, exit: self.exit, unread_at_deadline }
     }
 
     /// Stops the plugin: closes stdin, waits for it to exit by itself within
@@ -323,7 +355,12 @@ impl PluginProcess {
             let plugin_group = group.as_ref().map_or(0, ProcessGroup::leader);
             let escaped: Vec<String> = self.escaped.iter().map(|p| p.describe(plugin_group)).collect();
             tree::kill_and_reap(&std::mem::take(&mut self.escaped));
-            let l = leftover.get_or_insert(Leftover { stdout_held_open: false, group_alive: false, escaped: Vec::new() });
+            let l = leftover.get_or_insert(Leftover {
+                stdout_held_open: false,
+                stderr_held_open: false,
+                group_alive: false,
+                escaped: Vec::new(),
+            });
             l.escaped = escaped;
         }
         if let Some(group) = group {
@@ -358,8 +395,19 @@ impl PluginProcess {
     /// After the leader has exited: does anything still hold stdout or live in the group?
     async fn leftovers(&mut self, group: Option<&ProcessGroup>) -> Option<Leftover> {
         let stdout_held_open = !self.stdout.wait_eof(self.deadlines.leak_window).await;
+        // The drain task ends at stderr's EOF, unless the runtime's reader stopped reading it.
+        let until = Instant::now() + self.deadlines.leak_window;
+        while !self.stderr_task.is_finished() && self.stderr.stopped_at_line().is_none() && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let stderr_held_open = !self.stderr_task.is_finished() && self.stderr.stopped_at_line().is_none();
         let group_alive = group.is_some_and(|g| g.any_alive());
-        (stdout_held_open || group_alive).then_some(Leftover { stdout_held_open, group_alive, escaped: Vec::new() })
+        (stdout_held_open || stderr_held_open || group_alive).then_some(Leftover {
+            stdout_held_open,
+            stderr_held_open,
+            group_alive,
+            escaped: Vec::new(),
+        })
     }
 
     /// Adds what now lives outside the plugin's group to the escaped list.

@@ -9,7 +9,7 @@ use proctor_conformance::certify::capability::Capability;
 use proctor_conformance::certify::fuzz::{self, Fuzz, ToolSchema};
 use proctor_conformance::certify::{CasesFile, CertifyError, Options, Verdict, certify};
 use proctor_conformance::protocol::{Family, Profile, Role};
-use proctor_conformance::transport::{Deadlines, PluginCommand};
+use proctor_conformance::transport::PluginCommand;
 
 use super::{CertifyArgs, UsageError, runtime};
 use crate::certificate::Certificate;
@@ -151,7 +151,7 @@ pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<pr
         Some(list) => Capability::parse_list(list, family, &roles).map_err(UsageError)?,
         None => Vec::new(),
     };
-    if args.timeout_ms == 0 {
+    if args.timeout_ms == Some(0) {
         return Err(UsageError("--timeout-ms must be at least 1".into()).into());
     }
     let mut command =
@@ -172,7 +172,7 @@ pub(super) fn report_of(args: &CertifyArgs, progress: bool) -> anyhow::Result<pr
         cases,
         fuzz,
         require,
-        timeout_ms: args.timeout_ms,
+        timeout: args.timeout_ms.map(Duration::from_millis),
         jobs: jobs(args.jobs),
         left_out: args.judging.left_out(),
         written_in: WrittenIn::CommandLine,
@@ -231,7 +231,8 @@ pub(super) struct Plan {
     pub cases: Option<CasesFile>,
     pub fuzz: Option<Fuzz>,
     pub require: Vec<&'static Capability>,
-    pub timeout_ms: u64,
+    /// The request deadline the user's configuration sets (`None`: each runtime's own).
+    pub timeout: Option<Duration>,
     /// One-shot plugin processes run at once.
     pub jobs: usize,
     pub left_out: Vec<proctor_conformance::check::CheckId>,
@@ -281,7 +282,6 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
         .into());
     }
     let written_in = plan.written_in;
-    let deadlines = Deadlines { request: Duration::from_millis(plan.timeout_ms), ..Deadlines::default() };
     let show_progress = progress && std::io::stderr().is_terminal();
     let options = Options {
         command: plan.command,
@@ -289,7 +289,7 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
         roles: plan.roles,
         profiles: plan.profiles,
         cases: plan.cases,
-        deadlines,
+        timeout: plan.timeout,
         require: plan.require,
         fuzz: plan.fuzz,
         left_out: plan.left_out,
@@ -434,8 +434,8 @@ fn replay_options(args: &CertifyArgs) -> Vec<String> {
     if let Some(schema) = &args.schema {
         flag("--schema", schema.display().to_string());
     }
-    if args.timeout_ms != DEFAULT_TIMEOUT_MS {
-        flag("--timeout-ms", args.timeout_ms.to_string());
+    if let Some(ms) = args.timeout_ms {
+        flag("--timeout-ms", ms.to_string());
     }
     for (k, v) in &args.env {
         flag("--env", format!("{k}={v}"));
@@ -447,18 +447,29 @@ fn replay_options(args: &CertifyArgs) -> Vec<String> {
 }
 
 /// A `--timeout-ms` longer than a runtime's own deadline hides the timeout
-/// the plugin would hit there: say so, once per profile, naming the limit.
+/// the plugin would hit there, and a runtime deadline past proctor's ceiling
+/// is not waited out: say so, once per profile, naming the limit.
 fn deadline_notes(options: &Options) -> Vec<String> {
-    let asked = options.deadlines.request;
+    use proctor_conformance::protocol::timing::CEILING;
     let mut notes = Vec::new();
     for profile in &options.profiles {
-        let tightest = options.roles.iter().filter_map(|r| profile.request_limit(options.family, *r)).min_by_key(|(d, _)| *d);
-        if let Some((limit, source)) = tightest.filter(|(limit, _)| asked > *limit) {
-            notes.push(format!(
-                "--timeout-ms {} is above {profile}'s own {} ms deadline ({source}): an answer that slow passes here and times out in the runtime",
+        let tightest = options.roles.iter().map(|r| profile.timing(options.family, *r).request).min_by_key(|l| l.duration);
+        let Some(limit) = tightest else { continue };
+        match options.timeout {
+            Some(asked) if asked > limit.duration && *profile != Profile::Documented => notes.push(format!(
+                "--timeout-ms {} is above {profile}'s own {} ms deadline ({}): an answer that slow passes here; check that your configuration really sets it",
                 asked.as_millis(),
-                limit.as_millis()
-            ));
+                limit.duration.as_millis(),
+                limit.source
+            )),
+            None if limit.duration > CEILING => notes.push(format!(
+                "{profile} waits {} s for an answer ({}); proctor waits at most {} s (--timeout-ms {} waits it out)",
+                limit.duration.as_secs(),
+                limit.source,
+                CEILING.as_secs(),
+                limit.duration.as_millis()
+            )),
+            _ => {}
         }
     }
     notes

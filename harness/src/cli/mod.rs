@@ -270,9 +270,17 @@ struct CertifyArgs {
     /// plugin must do, and a case that no longer triggers it is caught.
     #[arg(long, value_name = "CAPS")]
     require: Option<String>,
-    /// Deadline for each request, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = certify::DEFAULT_TIMEOUT_MS)]
-    timeout_ms: u64,
+    /// The request deadline your runtime config sets (its `timeout_ms`, an
+    /// agent hook's `timeout`), in milliseconds, under every profile.
+    ///
+    /// Without it each profile waits as its runtime does, per surface:
+    /// PromptKit 10 s for an exec hook or selector, 5 s for an eval hook, 30 s
+    /// for an eval or a tool; PicoClaw 5 s for an interceptor, 60 s for an
+    /// approval; Claude Code 60 s and Codex 600 s for a hook; documented 5 s
+    /// (`proctor checks` lists them with their sources). proctor waits at most
+    /// 60 s for one answer unless this asks for longer.
+    #[arg(long, value_name = "MS")]
+    timeout_ms: Option<u64>,
     /// One-shot plugins: run up to N plugin processes at once (default: the
     /// number of CPUs).
     ///

@@ -11,7 +11,7 @@ use proctor_conformance::transport::PluginCommand;
 use proctor_pack::runtime_config::{Binding, HookKind, RuntimeConfig, Section};
 use serde_json::Value;
 
-use super::certify::{DEFAULT_TIMEOUT_MS, Plan, WrittenIn, judge, roles};
+use super::certify::{Plan, WrittenIn, judge, roles};
 use super::{CertifyArgs, UsageError};
 use crate::output;
 use crate::report::runtime_config::{BoundPlugin, Checked};
@@ -132,7 +132,7 @@ fn certify_binding(
         cases,
         fuzz,
         require: Vec::new(),
-        timeout_ms: timeout_ms(binding, notes),
+        timeout: timeout(binding, notes),
         jobs: super::certify::jobs(args.jobs),
         left_out: args.judging.left_out(),
         written_in: WrittenIn::Binding,
@@ -161,10 +161,11 @@ fn family_and_role(binding: &Binding) -> (Family, &'static str) {
 /// tool's is copied into its ExecConfig and never read: the tool registry's deadline applies, 30 s
 /// unless the host changed it (PromptKit 86d9f367 runtime/tools/registry.go `DefaultToolTimeout`,
 /// sdk/exec_tools.go). Said in the report, because the author wrote a number that does nothing.
-fn timeout_ms(binding: &Binding, notes: &mut Vec<String>) -> u64 {
+/// `None`: the runtime's own deadline for the surface, per profile.
+fn timeout(binding: &Binding, notes: &mut Vec<String>) -> Option<std::time::Duration> {
     const PROMPTKIT_TOOL_TIMEOUT_MS: u64 = 30_000;
     if binding.section != Section::Tool {
-        return binding.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+        return binding.timeout_ms.map(std::time::Duration::from_millis);
     }
     if let Some(ms) = binding.timeout_ms.filter(|&ms| ms != PROMPTKIT_TOOL_TIMEOUT_MS) {
         notes.push(format!(
@@ -172,7 +173,7 @@ fn timeout_ms(binding: &Binding, notes: &mut Vec<String>) -> u64 {
             binding.label()
         ));
     }
-    PROMPTKIT_TOOL_TIMEOUT_MS
+    None
 }
 
 /// The binding's `env:` names with their values: `--env` first, then proctor's own environment

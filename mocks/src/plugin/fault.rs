@@ -183,6 +183,12 @@ faults! {
     Robustness StderrFlood = "stderr-flood";
     /// Trips "stdout stays within the size limit": 50 MiB of "x" without a newline before the first answer.
     Robustness StdoutFlood = "stdout-flood";
+    /// Trips "never blocks on a pipe its runtime does not read" (PicoClaw): after the first answer,
+    /// one stderr line of 1.1 MiB, past the 1 MiB at which PicoClaw's stderr reader stops for good.
+    Robustness StderrLongLine = "stderr-long-line";
+    /// Trips "never blocks on a pipe its runtime does not read" (runok): each reply carries 96 KiB
+    /// of padding, more than the 64 KiB pipe buffer runok leaves unread until the exit.
+    Robustness BigReply = "big-reply";
     /// Trips "every schema-valid tool call is answered" (`--fuzz`): exit 1 when a
     /// string in the tool arguments (`args`, PicoClaw `arguments`) contains `"`.
     Robustness CrashOnQuote = "crash-on-quote";
@@ -224,6 +230,8 @@ impl Fault {
             NoHello | HelloError => family == Family::PicoclawHook,
             CrashAfter | IgnoreEof | ExitNonzero | Grandchild | EscapeSession | IgnoreSigterm | SlowStart => true,
             Hang | StderrFlood | StdoutFlood => true,
+            StderrLongLine => family == Family::PicoclawHook,
+            BigReply => family == Family::RunokExtension,
             StrictFields => !silent,
             CrashOnQuote => matches!(role, Role::Tool | Role::ToolMode | Role::Approve),
             // A modifier: the fault corpus holds that alone it is harmless.

@@ -14,6 +14,9 @@ pub const LOG_LINE: &str = "starting mock plugin v1\n";
 /// Size of the `padding` string added by [`Fault::HugeLine`]: 1.5 MiB, over
 /// PicoClaw's 1 MiB line limit and well under PromptKit's 10 MiB.
 pub const HUGE_PADDING: usize = 1536 * 1024;
+/// Size of the `padding` string added by [`Fault::BigReply`]: 96 KiB, over
+/// the 64 KiB pipe buffer and far under every line limit.
+pub const BIG_PADDING: usize = 96 * 1024;
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Unique text placed in a JSON string, then swapped for invalid bytes after
 /// serialising (serde_json cannot emit invalid UTF-8 itself).
@@ -28,6 +31,7 @@ pub(crate) struct Framer {
     crlf: bool,
     invalid_utf8: bool,
     huge: bool,
+    big: bool,
 }
 
 impl Framer {
@@ -38,6 +42,7 @@ impl Framer {
             crlf: config.has(Fault::Crlf),
             invalid_utf8: config.has(Fault::InvalidUtf8),
             huge: config.has(Fault::HugeLine),
+            big: config.has(Fault::BigReply),
         }
     }
 
@@ -50,8 +55,9 @@ impl Framer {
         if self.invalid_utf8 {
             mark_first_string(payload(&mut reply, jsonrpc));
         }
-        if self.huge {
-            insert(payload(&mut reply, jsonrpc), "padding", Value::String("p".repeat(HUGE_PADDING)));
+        if self.huge || self.big {
+            let size = if self.huge { HUGE_PADDING } else { BIG_PADDING };
+            insert(payload(&mut reply, jsonrpc), "padding", Value::String("p".repeat(size)));
         }
         let text = if self.pretty { serde_json::to_vec_pretty(&reply) } else { serde_json::to_vec(&reply) };
         // Writing a `Value` into memory has no failure mode (keys are strings,

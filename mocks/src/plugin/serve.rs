@@ -20,6 +20,9 @@ use super::reply::{self, Answer};
 use super::rpc::{self, Incoming, METHOD_NOT_FOUND, RpcError, SERVER_ERROR};
 use super::strict;
 
+/// The stderr line of [`Fault::StderrLongLine`]: 1.1 MiB, so more than a pipe
+/// buffer is left once a 1 MiB reader stops.
+const LONG_STDERR_LINE: usize = 1126 * 1024;
 /// Bytes written by [`Fault::StderrFlood`] and [`Fault::StdoutFlood`]: far
 /// beyond any pipe buffer, so a host that does not drain blocks the plugin.
 pub const FLOOD_BYTES: usize = 50 * 1024 * 1024;
@@ -332,6 +335,13 @@ impl<W: Write, E: Write> Session<'_, W, E> {
         self.out.write(&frame).map_err(ServeError::Write)?;
         if partial {
             self.out.stopped = true;
+        }
+        if self.has(Fault::StderrLongLine) && !self.wrote_reply {
+            // One line past PicoClaw's 1 MiB stderr scanner; it blocks here where nobody reads on.
+            let mut line = vec![b'e'; LONG_STDERR_LINE];
+            line.push(b'\n');
+            self.diag.write_all(&line).map_err(ServeError::Diagnostics)?;
+            self.diag.flush().map_err(ServeError::Diagnostics)?;
         }
         self.wrote_reply = true;
         Ok(())

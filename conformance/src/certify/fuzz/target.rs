@@ -140,7 +140,7 @@ pub struct Driver<'a> {
 impl<'a> Driver<'a> {
     pub fn new(opts: &'a Options, profile: Profile, kind: Kind, tool: &'a str, semantics: &'a mut Recorder) -> Self {
         let one_shot = matches!(kind, Kind::ExecTool | Kind::ExecToolHook);
-        let prefetch = one_shot.then(|| Prefetch::new(opts.command_for(profile), opts.deadlines, opts.jobs));
+        let prefetch = one_shot.then(|| Prefetch::new(opts.command_for(profile), opts.deadlines(profile), opts.jobs));
         Driver { opts, profile, kind, tool, client: None, prefetch, exchanges: 0, semantics }
     }
 
@@ -224,7 +224,7 @@ impl<'a> Driver<'a> {
         let sent = self.one_shot_bytes(&request);
         let ex = match &self.prefetch {
             Some(px) => px.take(sent).await,
-            None => one_shot(&self.opts.command_for(self.profile), self.opts.deadlines, sent).await,
+            None => one_shot(&self.opts.command_for(self.profile), self.opts.deadlines(self.profile), sent).await,
         }
         .map_err(CertifyError::Spawn)?;
         let evidence = Evidence::exchange(&ex.sent, &ex.collected.bytes).with_stderr(ex.stderr.clone());
@@ -258,11 +258,13 @@ impl<'a> Driver<'a> {
     async fn client(&mut self) -> Result<Result<&mut RpcClient, String>, CertifyError> {
         if self.client.is_none() {
             let family = self.opts.family;
-            let mut client = RpcClient::start(&self.opts.command_for(self.profile), self.opts.deadlines, family, self.profile)
-                .map_err(CertifyError::Spawn)?;
+            let mut client =
+                RpcClient::start(&self.opts.command_for(self.profile), self.opts.deadlines(self.profile), family, self.profile)
+                    .map_err(CertifyError::Spawn)?;
             if family == Family::PicoclawHook {
-                let (_, _, outcome) =
-                    client.call_next_line(pico::HELLO, &pico::hello_params(&self.opts.roles), self.opts.deadlines.startup).await;
+                let (_, _, outcome) = client
+                    .call_next_line(pico::HELLO, &pico::hello_params(&self.opts.roles), self.opts.deadlines(self.profile).startup)
+                    .await;
                 let ok = matches!(&outcome, RpcOutcome::Reply { message, .. } if message.get("result").is_some_and(Value::is_object));
                 if !ok {
                     let _ = client.close().await;
@@ -275,7 +277,7 @@ impl<'a> Driver<'a> {
     }
 
     async fn call(&mut self, request: Request) -> Result<Trial, CertifyError> {
-        let timeout = self.opts.deadlines.request;
+        let timeout = self.opts.deadlines(self.profile).request;
         let client = match self.client().await? {
             Ok(client) => client,
             Err(reason) => return Ok(Trial::Blocked(reason)),
