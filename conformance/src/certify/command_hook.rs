@@ -15,6 +15,7 @@ use super::prefetch::{Prefetch, evidence_of};
 use super::recorder::{Judged, Recorder};
 use super::semantics::Decision;
 use super::semantics::agent_reading::{self, Effect, HookRun};
+use super::world::World;
 use super::{CertifyError, Options};
 
 /// The checks only some answers decide, and why an answer that did not is no failure.
@@ -48,28 +49,43 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     let mut rec = Recorder::new(opts.family, &opts.roles, profile, &not_in_profile);
     rec.require(&opts.require);
     let ctx = Ctx { agent, event, profile, timing: opts.timing(profile) };
-    let px = Prefetch::new(opts.command_for(profile), opts.deadlines(profile), opts.jobs);
+    // The hook runs in its project, with the agent's variables (the user's --env win), each
+    // request a session of its own.
+    let world = World::new(agent, profile, opts.command.cwd.as_deref())?;
+    let mut command = opts.command_for(profile);
+    command.cwd = Some(world.project().to_path_buf());
+    command.env = world.env().into_iter().chain(command.env).collect();
+    let px = Prefetch::new(command, opts.deadlines(profile), opts.jobs);
 
-    // Each request is the event's fields, documented form; `render` writes them as the agent does.
+    // Each request is the event's fields, documented form, in a session of its own; `render`
+    // writes them as the agent does. Rendered once, so the prefetched exchange is the one judged.
+    let mut sessions = 0..;
+    let mut place = |fields: &Value| -> Result<Vec<u8>, CertifyError> {
+        let session = world.session(event, sessions.next().unwrap_or_default())?;
+        Ok(render(&ctx, &overlay(session, fields)))
+    };
     let probes: Vec<Value> = agent_hook::probes(agent, event);
+    let extended = probes.first().map(with_unknown_fields);
     let cases: Vec<Value> =
         opts.cases.iter().flat_map(|c| &c.cases).map(|c| overlay(agent_hook::default_fields(event), &c.request)).collect();
-    let extended = probes.first().map(with_unknown_fields);
+    let probes: Vec<(Value, Vec<u8>)> = probes.into_iter().map(|p| place(&p).map(|bytes| (p, bytes))).collect::<Result<_, _>>()?;
+    let extended = extended.as_ref().map(&mut place).transpose()?;
+    let cases: Vec<Vec<u8>> = cases.iter().map(&mut place).collect::<Result<_, _>>()?;
     let unknown_applies = rec.applies("ROBUST-UNKNOWN-FIELDS");
-    for probe in probes.iter().chain(extended.iter().filter(|_| unknown_applies)).chain(&cases) {
-        px.start(render(&ctx, probe));
+    for bytes in probes.iter().map(|(_, b)| b).chain(extended.iter().filter(|_| unknown_applies)).chain(&cases) {
+        px.start(bytes.clone());
     }
 
     let mut first: Option<Answer> = None;
-    for probe in &probes {
+    for (probe, bytes) in &probes {
         (opts.progress)(&format!("{profile}: {} probe ({})", event.name(), tool_of(probe)));
-        let ex = px.exchange(render(&ctx, probe)).await?;
+        let ex = px.exchange(bytes.clone()).await?;
         let answer = judge(&mut rec, &ctx, &ex);
         first.get_or_insert(answer);
     }
     if let (Some(extended), Some(first), true) = (&extended, &first, unknown_applies) {
         (opts.progress)(&format!("{profile}: a document with a field no agent sends yet"));
-        let ex = px.exchange(render(&ctx, extended)).await?;
+        let ex = px.exchange(extended.clone()).await?;
         rec.exchanged();
         let mut scratch = Recorder::new(opts.family, &opts.roles, profile, &[]);
         let got = judge(&mut scratch, &ctx, &ex);
@@ -88,9 +104,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     match &opts.cases {
         None => rec.skip("CASE-DECISION", "no --cases file given"),
         Some(file) => {
-            for (case, probe) in file.cases.iter().zip(&cases) {
+            for (case, bytes) in file.cases.iter().zip(&cases) {
                 (opts.progress)(&format!("{profile}: case `{}`", case.name));
-                let ex = px.exchange(render(&ctx, probe)).await?;
+                let ex = px.exchange(bytes.clone()).await?;
                 rec.set_origin(Some(format!("case `{}`", case.name)));
                 let answer = judge(&mut rec, &ctx, &ex);
                 rec.set_origin(None);

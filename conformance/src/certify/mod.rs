@@ -16,6 +16,7 @@ mod recorder;
 mod report;
 pub mod semantics;
 mod session;
+mod world;
 
 use crate::protocol::timing::Timing;
 use crate::protocol::{Family, Profile, Role, Transport};
@@ -105,6 +106,9 @@ pub enum CertifyError {
     /// The options cannot be certified as given (an agent hook with no event to play).
     #[error("{0}")]
     Options(String),
+    /// The world the agent gives its hooks could not be built (no temporary folder).
+    #[error(transparent)]
+    World(#[from] world::WorldError),
 }
 
 /// Runs every profile and returns the report.

@@ -315,6 +315,9 @@ pub(super) fn judge(plan: Plan, progress: bool) -> anyhow::Result<proctor_confor
             written_in.command_hint()
         )),
         CertifyError::Options(why) => UsageError(why),
+        CertifyError::World(e) => {
+            UsageError(format!("{e}\nnothing was judged\nhint: check that the temporary folder ($TMPDIR) is writable"))
+        }
     })?;
     report.notes.extend(environment_notes(&options, &report));
     for note in deadline_notes(&options) {
