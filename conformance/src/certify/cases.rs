@@ -143,6 +143,14 @@ pub struct Expect {
     /// For selectors: exactly these candidate ids, in this order.
     #[serde(default)]
     pub selected: Option<Vec<String>>,
+    /// Command hooks: the text the agent adds to the model's conversation
+    /// contains this (`additionalContext`, or plain stdout where the agent
+    /// reads it as context).
+    #[serde(default)]
+    pub context: Option<String>,
+    /// Command hooks: the reason a block passes on contains this.
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 /// A cases file could not be read.
@@ -218,10 +226,19 @@ impl CasesFile {
                 case: case.name.clone(),
                 problem: problem.into(),
             };
-            if e.decision.is_none() && e.score_below.is_none() && e.score_at_least.is_none() && e.selected.is_none() {
+            if e.decision.is_none()
+                && e.score_below.is_none()
+                && e.score_at_least.is_none()
+                && e.selected.is_none()
+                && e.context.is_none()
+                && e.reason.is_none()
+            {
                 return Err(invalid(
-                    "`expect` is empty; write `expect: {decision: deny}`, `expect: {score_below: 0.5}` or (selectors) `expect: {selected: [id]}`",
+                    "`expect` is empty; write `expect: {decision: deny}`, `expect: {score_below: 0.5}`, (selectors) `expect: {selected: [id]}` or (command hooks) `expect: {context: TEXT}`",
                 ));
+            }
+            if [&e.context, &e.reason].into_iter().flatten().any(|t| t.is_empty()) {
+                return Err(invalid("`context` and `reason` name text the agent must pass on; an empty one says nothing: give the words"));
             }
             if [e.score_below, e.score_at_least].into_iter().flatten().any(f64::is_nan) {
                 return Err(invalid("a score bound is not a number (`.nan`); give one like 0.5"));
@@ -311,6 +328,14 @@ impl CasesFile {
                 };
                 return Err(invalid(|p| p.decision, problem));
             }
+            if (case.expect.context.is_some() || case.expect.reason.is_some()) && !family.is_agent_hook() {
+                return Err(invalid(
+                    |_| None,
+                    format!(
+                        "`context` and `reason` are judged for command hooks (claude-code-hook, codex-hook); {family} cases expect a `decision`"
+                    ),
+                ));
+            }
             if case.expect.selected.is_some() && !roles.contains(&Role::Selector) {
                 return Err(invalid(|_| None, "`selected` is for selectors; expect a `decision` instead".into()));
             }
@@ -365,6 +390,12 @@ impl Expect {
         if let Some(ids) = &self.selected {
             parts.push(format!("selected [{}]", ids.join(", ")));
         }
+        if let Some(t) = &self.reason {
+            parts.push(format!("a reason containing {t:?}"));
+        }
+        if let Some(t) = &self.context {
+            parts.push(format!("context for the model containing {t:?}"));
+        }
         parts.join(" and ")
     }
 
@@ -379,6 +410,31 @@ impl Expect {
         let least_ok = self.score_at_least.is_none_or(|l| score.is_some_and(|s| s >= l));
         let selected_ok = self.selected.as_ref().is_none_or(|want| matches!(got, Some(Decision::Selected(ids)) if ids == want));
         decision_ok && below_ok && least_ok && selected_ok
+    }
+
+    /// What a command hook's case expects of the text the agent passes on:
+    /// `None` when it holds, else the failure (`dropped` says why text the
+    /// hook wrote did not reach the model, when the agent dropped it).
+    pub fn text_failure(&self, reason: Option<&str>, context: Option<&str>, dropped: Option<&str>) -> Option<crate::check::Failure> {
+        let missing = |what: &str, want: &str, got: Option<&str>| {
+            let actual = match (got, dropped) {
+                (Some(text), _) => format!("{text:?}"),
+                (None, Some(why)) => format!("none: {why}"),
+                (None, None) => "none".to_string(),
+            };
+            crate::check::Failure::Mismatch { path: what.into(), expected: format!("text containing {want:?}"), actual }
+        };
+        if let Some(want) = &self.reason
+            && !reason.is_some_and(|r| r.contains(want.as_str()))
+        {
+            return Some(missing("reason", want, reason));
+        }
+        if let Some(want) = &self.context
+            && !context.is_some_and(|c| c.contains(want.as_str()))
+        {
+            return Some(missing("context", want, context));
+        }
+        None
     }
 
     /// The outcome of a case that got `got`.
@@ -406,7 +462,7 @@ mod tests {
         assert!(f.cases[0].expect.met_by(Some(&Decision::Deny)));
         assert!(!f.cases[0].expect.met_by(Some(&Decision::Allow)));
         assert_eq!(f.cases[0].expect.judge(Some(&Decision::Allow)).describe(), "decision: expected decision `deny`, got `allow`");
-        let e = Expect { decision: None, score_below: Some(0.5), score_at_least: None, selected: None };
+        let e = Expect { decision: None, score_below: Some(0.5), score_at_least: None, selected: None, context: None, reason: None };
         assert!(e.met_by(Some(&Decision::Score(0.2))));
         assert!(!e.met_by(Some(&Decision::Score(0.7))));
         assert!(!e.met_by(None));

@@ -89,6 +89,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         rec.exchanged();
         let mut scratch = Recorder::new(opts.family, &opts.roles, profile, &[]);
         let got = judge(&mut scratch, &ctx, &ex);
+        let _ = super::lifetime::judge_leftover(&mut rec, &ctx.timing, &ex, &evidence_of(&ex));
         if got.effect() == first.effect() {
             rec.pass("ROBUST-UNKNOWN-FIELDS", evidence_of(&ex));
         } else {
@@ -112,7 +113,14 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
                 rec.set_origin(None);
                 let outcome = match &answer.unusable {
                     Some(why) => Outcome::fail(why.clone()),
-                    None => case.expect.judge(Some(&Decision::Effect(answer.effect().to_string()))),
+                    None => match case.expect.judge(Some(&Decision::Effect(answer.effect().to_string()))) {
+                        Outcome::Pass => {
+                            let dropped = dropped_text(&ctx, &ex, &answer);
+                            let text = case.expect.text_failure(answer.reason.as_deref(), answer.context.as_deref(), dropped.as_deref());
+                            text.map_or(Outcome::Pass, Outcome::fail)
+                        }
+                        failed => failed,
+                    },
                 };
                 rec.case(&case.name, outcome, evidence_of(&ex));
             }
@@ -124,6 +132,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         }
     }
     px.finish().await;
+    super::lifetime::judge_strays(&mut rec);
     Ok(rec.finish())
 }
 
@@ -131,13 +140,17 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
 struct Answer {
     /// What it does next; a lost decision is the agent going on (both fail open).
     effect: Effect,
+    /// The reason a block passes on.
+    reason: Option<String>,
+    /// The text the agent adds to the model's conversation.
+    context: Option<String>,
     /// Why the hook's decision is lost, when it is (a hang, a hook error).
     unusable: Option<Failure>,
 }
 
 impl Answer {
     fn lost(why: Failure) -> Self {
-        Answer { effect: Effect::Proceed, unusable: Some(why) }
+        Answer { effect: Effect::Proceed, reason: None, context: None, unusable: Some(why) }
     }
 
     /// The effect as `--cases` names it.
@@ -181,6 +194,23 @@ fn judge(rec: &mut Recorder, ctx: &Ctx, ex: &OneShotReply) -> Answer {
     }
     match reading.error {
         Some(why) => Answer::lost(Failure::Unexpected { what: format!("{} reports a hook error: {why}", ctx.agent.name()) }),
-        None => Answer { effect: reading.effect, unusable: None },
+        None => Answer { effect: reading.effect, reason: reading.reason, context: reading.context, unusable: None },
     }
+}
+
+/// Why text the hook wrote did not reach the model, when the agent dropped
+/// it: plain stdout on an event whose plain stdout the agent does not read.
+fn dropped_text(ctx: &Ctx, ex: &OneShotReply, answer: &Answer) -> Option<String> {
+    let stdout = String::from_utf8_lossy(&ex.collected.bytes);
+    let plain = stdout.trim();
+    if answer.context.is_some() || plain.is_empty() || plain.starts_with('{') || agent_reading::plain_text_is_context(ctx.agent, ctx.event)
+    {
+        return None;
+    }
+    Some(format!(
+        "{} drops plain stdout on {} (it reads it as context only on UserPromptSubmit and SessionStart): print {{\"hookSpecificOutput\": {{\"hookEventName\": \"{}\", \"additionalContext\": …}}}} instead",
+        ctx.agent.name(),
+        ctx.event.name(),
+        ctx.event.name()
+    ))
 }

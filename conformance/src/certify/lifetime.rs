@@ -14,7 +14,7 @@
 use crate::check::{Evidence, Failure, last_bytes};
 use crate::client::OneShotReply;
 use crate::protocol::timing::Timing;
-use crate::transport::{Deadlines, Ending, PIPE_BUFFER, Phase, ShutdownHow, StderrTail};
+use crate::transport::{Deadlines, Ending, Leftover, PIPE_BUFFER, Phase, ShutdownHow, StderrTail};
 
 /// Records ROBUST-DEADLINE, PIPE-WRITES-DRAINED, LIFECYCLE-EXIT-ON-EOF and
 /// LIFECYCLE-NO-LEFTOVER for one exchange. `Err` is the failure that cost
@@ -71,6 +71,20 @@ pub(super) fn judge(rec: &mut super::recorder::Recorder, timing: &Timing, ex: &O
             }
         }
     }
+    judge_leftover(rec, timing, ex, evidence)
+}
+
+/// LIFECYCLE-NO-LEFTOVER for one exchange. An exchange judged only for a
+/// comparison (the same request with another line ending) still reports
+/// here: what it left behind, or what a scan of its found of an overlapping
+/// exchange's, is a leftover all the same.
+pub(super) fn judge_leftover(
+    rec: &mut super::recorder::Recorder,
+    timing: &Timing,
+    ex: &OneShotReply,
+    evidence: &Evidence,
+) -> Result<(), Failure> {
+    let request_ms = ex.deadline.as_millis() as u64;
     let Some(leftover) = &ex.shutdown.leftover else {
         rec.pass("LIFECYCLE-NO-LEFTOVER", evidence.clone());
         return Ok(());
@@ -120,4 +134,16 @@ pub(super) fn judge_stderr(rec: &mut super::recorder::Recorder, timing: &Timing,
     };
     rec.fail("PIPE-WRITES-DRAINED", blocked, Evidence::default().with_stderr(stderr.text()));
     true
+}
+
+/// A one-shot run's last look for what its plugins left behind: processes
+/// that escaped every exchange's own scan (overlapping exchanges can miss
+/// one the kernel re-parents mid-scan) fail LIFECYCLE-NO-LEFTOVER here
+/// (an exchange's own finding, recorded first, is kept).
+pub(super) fn judge_strays(rec: &mut super::recorder::Recorder) {
+    let strays = crate::transport::tree::sweep_adopted();
+    if !strays.is_empty() {
+        let leftover = Leftover { stdout_held_open: false, stderr_held_open: false, group_alive: false, escaped: strays };
+        rec.fail("LIFECYCLE-NO-LEFTOVER", Failure::Leak { leftover }, Evidence::default());
+    }
 }

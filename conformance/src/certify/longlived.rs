@@ -23,6 +23,10 @@ use super::{CertifyError, Options};
 const IN_FLIGHT: u64 = 4;
 /// Requests sent one after another for ROBUST-SEQUENTIAL.
 const SEQUENTIAL: usize = 100;
+/// The longest ROBUST-SEQUENTIAL goes on: a hook that takes 6 s per approval
+/// (inside PicoClaw's 60 s) would otherwise keep certify ten minutes. Past
+/// it, the requests answered so far are what is judged, and the pass says how many.
+const SEQUENTIAL_BUDGET: Duration = Duration::from_secs(20);
 
 /// Why the run could not go on.
 struct Stopped {
@@ -616,6 +620,7 @@ impl Run<'_> {
     async fn sequential(&mut self, s: &mut Session, rec: &mut Recorder, method: &str, params: &Value) -> Step {
         self.progress(&format!("{SEQUENTIAL} sequential requests"));
         let mut first_error: Option<bool> = None;
+        let started = std::time::Instant::now();
         for i in 1..=SEQUENTIAL {
             let called = s.call(rec, method, params.clone(), self.deadline_of(method)).await;
             let Called::Replied { envelope, raw, sent } = called else {
@@ -655,6 +660,15 @@ impl Run<'_> {
             }
             if i == SEQUENTIAL {
                 rec.pass("ROBUST-SEQUENTIAL", evidence);
+            } else if i >= 10 && started.elapsed() > SEQUENTIAL_BUDGET {
+                rec.pass(
+                    "ROBUST-SEQUENTIAL",
+                    evidence.with_note(format!(
+                        "{i} of {SEQUENTIAL} requests answered in order; proctor stopped at its {} s budget for this check",
+                        SEQUENTIAL_BUDGET.as_secs()
+                    )),
+                );
+                return Ok(());
             }
         }
         Ok(())

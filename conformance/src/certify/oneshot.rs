@@ -65,7 +65,9 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     start_known(opts, &px, &rec, &ctx);
     let judged = judge_all(opts, &px, rec, &ctx).await;
     px.finish().await;
-    judged
+    let mut rec = judged?;
+    super::lifetime::judge_strays(&mut rec);
+    Ok(rec.finish())
 }
 
 /// Queues every request a run is known to send before any answer is in
@@ -91,7 +93,7 @@ fn start_known(opts: &Options, px: &Prefetch, rec: &Recorder, ctx: &Ctx) {
     }
 }
 
-async fn judge_all(opts: &Options, px: &Prefetch, mut rec: Recorder, ctx: &Ctx) -> Result<Judged, CertifyError> {
+async fn judge_all(opts: &Options, px: &Prefetch, mut rec: Recorder, ctx: &Ctx) -> Result<Recorder, CertifyError> {
     let Ctx { family, role, profile, .. } = *ctx;
     let mut answered: Vec<(Probe, Option<Decision>, bool)> = Vec::new();
     for probe in probes(family, role) {
@@ -104,12 +106,12 @@ async fn judge_all(opts: &Options, px: &Prefetch, mut rec: Recorder, ctx: &Ctx) 
     if rec.applies("PROMPTKIT-KEY-SPELLING") {
         key_spelling(opts, px, &mut rec, ctx, &answered).await?;
     }
-    let Some((probe, decision, readable)) = answered.into_iter().next() else { return Ok(rec.finish()) };
+    let Some((probe, decision, readable)) = answered.into_iter().next() else { return Ok(rec) };
     if !readable {
         // Comparing unreadable answers proves nothing; say so instead.
         let blocker = rec.first_failure().unwrap_or("FRAMING-SINGLE-DOCUMENT");
         rec.block_rest(blocker, "the runtime could not read the plugin's first answer");
-        return Ok(rec.finish());
+        return Ok(rec);
     }
 
     if rec.applies("LIFECYCLE-READS-TO-EOF") {
@@ -158,7 +160,7 @@ async fn judge_all(opts: &Options, px: &Prefetch, mut rec: Recorder, ctx: &Ctx) 
     }
 
     run_cases(opts, px, &mut rec, ctx).await?;
-    Ok(rec.finish())
+    Ok(rec)
 }
 
 /// PROMPTKIT-KEY-SPELLING: each probe's content is sent again in the other
@@ -379,6 +381,7 @@ fn outcome_of(rec: &mut Recorder, ctx: &Ctx, probe: &Probe, ex: &Exchange) -> (O
     rec.exchanged();
     let mut scratch = Recorder::new(ctx.family, &[ctx.role], ctx.profile, &[]);
     let answer = judge_exchange(&mut scratch, ctx, probe, ex);
+    let _ = super::lifetime::judge_leftover(rec, &ctx.timing, ex, &evidence_of(ex));
     (answer.decision.clone(), answer.readable())
 }
 

@@ -15,6 +15,10 @@ pub struct Evidence {
     /// The end of the plugin's stderr.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stderr_tail: Option<String>,
+    /// What the outcome rests on, when it is less than the check's summary
+    /// says (a check cut short by proctor's own budget).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Longest excerpt of sent or received bytes kept in a report.
@@ -23,7 +27,7 @@ const EVIDENCE_BYTES: usize = 4096;
 impl Evidence {
     /// Evidence of one exchange.
     pub fn exchange(sent: &[u8], received: &[u8]) -> Self {
-        Evidence { sent: Some(clip(sent)), received: Some(clip(received)), stderr_tail: None }
+        Evidence { sent: Some(clip(sent)), received: Some(clip(received)), ..Evidence::default() }
     }
 
     /// Evidence of bytes received only.
@@ -36,6 +40,12 @@ impl Evidence {
         if !tail.is_empty() {
             self.stderr_tail = Some(clip(tail.as_bytes()));
         }
+        self
+    }
+
+    /// Adds a note on what the outcome rests on.
+    pub fn with_note(mut self, note: String) -> Self {
+        self.note = Some(note);
         self
     }
 

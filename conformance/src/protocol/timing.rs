@@ -60,6 +60,30 @@ pub struct Timing {
 }
 
 impl Timing {
+    /// The deadlines in one line, for `proctor checks`: what is waited for, how long.
+    pub fn summary(&self) -> String {
+        let secs = |d: Duration| {
+            if d.subsec_millis() == 0 { format!("{} s", d.as_secs()) } else { format!("{} ms", d.as_millis()) }
+        };
+        let mut parts = vec![format!("start-up {}", secs(self.startup.duration)), format!("each request {}", secs(self.request.duration))];
+        parts.push(match self.ending {
+            Ending::ExitWithinRequest => "the exit within the request's deadline".to_string(),
+            Ending::ExitAfterAnswer => format!("stdin closed, then {} to exit", secs(self.shutdown.duration)),
+        });
+        match self.pipes.output_to_eof {
+            Some(EofWait::Grace(g)) => parts.push(format!("the output pipes closed within {} of the exit", secs(g))),
+            Some(EofWait::UntilDeadline) => parts.push("the output pipes closed (a child holding one keeps it waiting)".into()),
+            None => {}
+        }
+        if self.pipes.stdout_after_exit {
+            parts.push("stdout read only after the exit".into());
+        }
+        if let Some(limit) = self.pipes.stderr_line_limit {
+            parts.push(format!("stderr read by lines, stopping for good at one of {} bytes", limit));
+        }
+        parts.join("; ")
+    }
+
     /// The deadlines proctor runs a plugin under to play this runtime.
     /// `timeout` is `--timeout-ms` (or a RuntimeConfig binding's `timeout_ms`):
     /// the request deadline the user's own configuration sets, which

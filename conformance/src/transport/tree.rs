@@ -194,18 +194,47 @@ pub fn escaped(leader: i32) -> Vec<Proc> {
     let me = getpid().as_raw_nonzero().get();
     let table = table(&[leader, me]);
     let mut out: Vec<Proc> = descendants(&table, leader).into_iter().filter(|p| p.pgid != leader).collect();
-    if SUBREAPER.load(Ordering::SeqCst) {
-        // An orphan still in a running plugin's group is that plugin's to end
-        // (its group is signalled at its own shutdown), so it is left alone.
-        for orphan in table.iter().filter(|p| p.ppid == me && p.pid != leader && !plugins.contains(&p.pid) && !plugins.contains(&p.pgid)) {
-            for p in std::iter::once(orphan.clone()).chain(descendants(&table, orphan.pid)) {
-                if !out.iter().any(|o| o.pid == p.pid) {
-                    out.push(p);
-                }
+    add_orphans(&table, me, leader, &plugins, &mut out);
+    with_cmdlines(without_inherited(&table, out))
+}
+
+/// The orphans proctor adopted as subreaper that belong to no running
+/// plugin, and what runs under them: what a run leaves behind once every
+/// one of its plugins has ended. Exchanges that overlap (`--jobs`) scan at
+/// their own shutdown, and a scan can miss a process the kernel re-parents
+/// while it reads; this last look at the end of a run misses nothing that
+/// is still alive.
+pub fn adopted_orphans() -> Vec<Proc> {
+    let _gate = super::reaper::gate();
+    let plugins = super::reaper::live();
+    let me = getpid().as_raw_nonzero().get();
+    let table = table(&[me]);
+    let mut out = Vec::new();
+    add_orphans(&table, me, 0, &plugins, &mut out);
+    with_cmdlines(without_inherited(&table, out))
+}
+
+/// Ends every process [`adopted_orphans`] finds; returns a description of each.
+pub fn sweep_adopted() -> Vec<String> {
+    let strays = adopted_orphans();
+    kill_and_reap(&strays);
+    strays.iter().map(|p| p.describe(0)).collect()
+}
+
+/// Adds the orphans proctor adopted (not `leader`, not a running plugin) and their descendants to `out`.
+fn add_orphans(table: &[Proc], me: i32, leader: i32, plugins: &[i32], out: &mut Vec<Proc>) {
+    if !SUBREAPER.load(Ordering::SeqCst) {
+        return;
+    }
+    // An orphan still in a running plugin's group is that plugin's to end
+    // (its group is signalled at its own shutdown), so it is left alone.
+    for orphan in table.iter().filter(|p| p.ppid == me && p.pid != leader && !plugins.contains(&p.pid) && !plugins.contains(&p.pgid)) {
+        for p in std::iter::once(orphan.clone()).chain(descendants(table, orphan.pid)) {
+            if !out.iter().any(|o| o.pid == p.pid) {
+                out.push(p);
             }
         }
     }
-    with_cmdlines(without_inherited(&table, out))
 }
 
 /// Every live descendant of proctor but those it inherited: what an

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use proctor_conformance::check::tolerance::{TOLERANCES, Tolerance};
 use proctor_conformance::check::{CATALOGUE, CheckDef, spec_links};
+use proctor_conformance::protocol::timing::Timing;
 use proctor_conformance::protocol::{Family, Profile};
 use proctor_pack::rules::{RULES, Rule};
 use serde_json::json;
@@ -25,7 +26,7 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
         Format::Json => {
             let profiles: Vec<_> = profiles
                 .iter()
-                .map(|p| json!({"name": p.name(), "aliases": p.aliases(), "provenance": p.provenance(), "compared_with": p.compared_with(), "divergences": p.divergences().collect::<Vec<_>>(), "tolerances": tolerances(*p)}))
+                .map(|p| json!({"name": p.name(), "aliases": p.aliases(), "provenance": p.provenance(), "compared_with": p.compared_with(), "divergences": p.divergences().collect::<Vec<_>>(), "tolerances": tolerances(*p), "deadlines": deadlines(*p).into_iter().map(|(f, roles, t)| json!({"family": f.name(), "roles": roles, "timing": t, "summary": t.summary()})).collect::<Vec<_>>()}))
                 .collect();
             crate::output::emit(&format!(
                 "{}\n",
@@ -123,6 +124,14 @@ fn text(checks: &[&CheckDef], profiles: &[Profile]) -> String {
             let _ = writeln!(out, "    {:<40} {}", d.id, d.summary);
             let _ = writeln!(out, "    {:<40} source: {}", "", d.source);
         }
+        let _ = writeln!(out, "    deadlines (what it waits for, and how long; --timeout-ms replaces the request's):");
+        for (family, roles, timing) in deadlines(*p) {
+            let _ = writeln!(out, "    {:<40} {}", format!("{family} {roles}"), timing.summary());
+            let _ = writeln!(out, "    {:<40} request: {}", "", timing.request.source);
+            if timing.startup.source != timing.request.source {
+                let _ = writeln!(out, "    {:<40} start-up: {}", "", timing.startup.source);
+            }
+        }
         let tolerated = tolerances(*p);
         if !tolerated.is_empty() {
             let _ = writeln!(out, "    documented rules {} does not enforce (a failure there is a warning under this profile):", p.name());
@@ -133,6 +142,24 @@ fn text(checks: &[&CheckDef], profiles: &[Profile]) -> String {
         }
     }
     out
+}
+
+/// The deadlines `profile` plays for each family it covers, roles with the same timing together.
+fn deadlines(profile: Profile) -> Vec<(Family, String, Timing)> {
+    let mut out: Vec<(Family, Vec<&str>, Timing)> = Vec::new();
+    for family in Family::ALL.into_iter().filter(|f| Profile::for_family(*f).contains(&profile)) {
+        // An agent's hooks all share its timing: one line, not one per event.
+        let roles: &[_] = if family.is_agent_hook() { &family.roles()[..1] } else { family.roles() };
+        for &role in roles {
+            let timing = profile.timing(family, role);
+            let name = if family.is_agent_hook() { "every event" } else { role.name() };
+            match out.iter_mut().find(|(f, _, t)| *f == family && *t == timing) {
+                Some((_, names, _)) => names.push(name),
+                None => out.push((family, vec![name], timing)),
+            }
+        }
+    }
+    out.into_iter().map(|(f, names, t)| (f, names.join(","), t)).collect()
 }
 
 /// The documented rules `profile`'s runtime does not enforce.

@@ -281,7 +281,7 @@ fn read_plain(run: &HookRun<'_>, t: &str, r: &mut Reading) {
         r.error = Some(actual);
     } else {
         r.findings.push(Finding::pass(STDOUT_JSON));
-        if !t.is_empty() && plain_text_is_context(run) {
+        if !t.is_empty() && plain_text_is_context(run.agent, run.event) {
             r.context = Some(t.to_string());
         }
     }
@@ -330,9 +330,8 @@ fn hidden_object(t: &str) -> Option<String> {
 
 /// Whether plain stdout is added to the conversation (both agents: for a prompt and a session
 /// start; Codex for a subagent's start too).
-fn plain_text_is_context(run: &HookRun<'_>) -> bool {
-    matches!(run.event, HookEvent::UserPromptSubmit | HookEvent::SessionStart)
-        || (run.agent == Agent::Codex && run.event == HookEvent::SubagentStart)
+pub(crate) fn plain_text_is_context(agent: Agent, event: HookEvent) -> bool {
+    matches!(event, HookEvent::UserPromptSubmit | HookEvent::SessionStart) || (agent == Agent::Codex && event == HookEvent::SubagentStart)
 }
 
 fn cut(s: &str) -> String {
