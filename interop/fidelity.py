@@ -87,6 +87,7 @@ from comparisons.faults import faults
 from comparisons.runtime import TARGETS, Comparison, Tools
 from comparisons.sdk import BEHAVIOURS, ScenarioError, opens_a_pack, scenario_files, sdk
 from comparisons.states import states
+from comparisons.timing import timing
 from comparisons.tools import offered_tools
 from comparisons.wire import wire
 
@@ -121,7 +122,7 @@ def main() -> int:
     ap.add_argument("--promptkit-sdk", required=True)
     ap.add_argument("--runok-host", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
-    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary", "sdk", "agents"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary", "timing", "sdk", "agents"], action="append", help="run only these comparisons (wire includes verify)")
     ap.add_argument("--agent-hooks", type=int, default=60, help="agents: generated hooks, each through both agents (default 60: 120 comparisons)")
     ap.add_argument("--scenario", action="append", default=[], help="sdk: compare this scenario (one that opens a pack) instead of the repository's; repeatable")
     ap.add_argument("--cases", type=int, default=200, help="differential: generated plugins per family (default 200)")
@@ -136,7 +137,7 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="print equal comparisons too")
     args = ap.parse_args()
 
-    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential", "boundary", "sdk", "agents"])
+    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential", "boundary", "timing", "sdk", "agents"])
     if "agents" in kinds and not agents_installed():
         print(f"fidelity: agents NOT COMPARED: the agents are not installed; run `npm ci` in {AGENTS_DIR}", file=sys.stderr)
         if args.only:
@@ -188,6 +189,8 @@ def main() -> int:
                 found += offered_tools(tools, pool)
             if "boundary" in kinds and not args.target:
                 found += boundaries(tools, pool)
+            if "timing" in kinds and not args.target:
+                found += timing(tools, pool)
             if "sdk" in kinds and not args.target:
                 files = [Path(s).resolve() for s in args.scenario] or scenario_files()
                 try:

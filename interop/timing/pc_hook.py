@@ -6,7 +6,9 @@ approves every approval (hook.approve_tool -> {"approved":true}); the other
 interceptors continue, hook.hello gets {"ok":true,"name":"timing"}, an unknown
 method error -32601, a notification nothing. It exits at stdin EOF.
 
-  --delay S      answer hook.before_tool and hook.approve_tool S seconds late
+  --delay S      answer hook.before_tool and hook.approve_tool S seconds late,
+                 each in a thread of its own (requests in flight at once are
+                 each answered S seconds after they came)
   --quirk Q      stderr_line: right after the hello reply, ONE stderr line of
                               N KiB (--kib), its newline only at the end
                  notify:      a notification line before every reply
@@ -17,6 +19,7 @@ method error -32601, a notification nothing. It exits at stdin EOF.
 import argparse
 import json
 import sys
+import threading
 import time
 
 ap = argparse.ArgumentParser()
@@ -24,24 +27,34 @@ ap.add_argument("--delay", type=float, default=0.0)
 ap.add_argument("--quirk", default="")
 ap.add_argument("--kib", type=float, default=0.0)
 a = ap.parse_args()
+out = threading.Lock()
 
 
 def line(text):
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    with out:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
 
 
 def reply(rid, key, value):
+    lines = []
     if a.quirk == "notify":
-        line('{"jsonrpc":"2.0","method":"log","params":{}}')
+        lines.append('{"jsonrpc":"2.0","method":"log","params":{}}')
     if a.quirk == "blank":
-        line("")
+        lines.append("")
     if a.quirk == "upper":
-        line(json.dumps({"JSONRPC": "2.0", "ID": rid, key.upper(): value}, separators=(",", ":")))
+        lines.append(json.dumps({"JSONRPC": "2.0", "ID": rid, key.upper(): value}, separators=(",", ":")))
     else:
-        line(json.dumps({"jsonrpc": "2.0", "id": rid, key: value}, separators=(",", ":")))
+        lines.append(json.dumps({"jsonrpc": "2.0", "id": rid, key: value}, separators=(",", ":")))
+    line("\n".join(lines))
 
 
+def late(rid, value):
+    time.sleep(a.delay)
+    reply(rid, "result", value)
+
+
+pending = []
 if a.quirk == "banner":
     line("timing hook 1.0 starting")
 for raw in sys.stdin:
@@ -59,13 +72,16 @@ for raw in sys.stdin:
         if a.quirk == "stderr_line":
             sys.stderr.write("e" * int(a.kib * 1024) + "\n")
             sys.stderr.flush()
-    elif method == "hook.before_tool":
-        time.sleep(a.delay)
-        reply(msg["id"], "result", {"action": "deny_tool", "reason": "held for review"})
-    elif method == "hook.approve_tool":
-        time.sleep(a.delay)
-        reply(msg["id"], "result", {"approved": True})
+    elif method in ("hook.before_tool", "hook.approve_tool"):
+        value = {"approved": True} if method == "hook.approve_tool" else {"action": "deny_tool", "reason": "held for review"}
+        if a.delay:
+            pending.append(threading.Thread(target=late, args=(msg["id"], value)))
+            pending[-1].start()
+        else:
+            reply(msg["id"], "result", value)
     elif method in ("hook.before_llm", "hook.after_llm", "hook.after_tool"):
         reply(msg["id"], "result", {"action": "continue"})
     else:
         reply(msg["id"], "error", {"code": -32601, "message": "method not found"})
+for t in pending:
+    t.join()

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use crate::check::{Evidence, Failure};
 use crate::framing::{Envelope, Id, ReplyBody, Violation, error_object_problem, excerpt, parse_envelope, read_line};
 use crate::protocol::{Family, Profile, jsonrpc};
-use crate::transport::{ExitOutcome, LineEnding, PluginProcess, ReadEvent, Shutdown, WriteError};
+use crate::transport::{ExitOutcome, LineEnding, PluginProcess, ReadEvent, Shutdown, WriteError, idle};
 
 use super::observe;
 use super::recorder::Recorder;
@@ -64,6 +64,9 @@ pub(crate) struct Session {
     /// While the notification's fence waits: a line without an id is handed
     /// on (it answers the notification), not dropped as PicoClaw drops it.
     pub fencing_notification: bool,
+    /// When a wait was cut short because the plugin sat idle on its stdin
+    /// (see [`crate::transport::idle`]): the deadline it would have run to.
+    pub idle_cut: Option<Duration>,
 }
 
 impl Session {
@@ -77,6 +80,31 @@ impl Session {
             answered: Default::default(),
             replied_while_open: false,
             fencing_notification: false,
+            idle_cut: None,
+        }
+    }
+
+    /// The next stdout line within `timeout`. Past proctor's patience a
+    /// plugin blocked reading its stdin is not working on an answer, and the
+    /// runtime sends nothing more before one: the wait ends there, noted in
+    /// [`Session::idle_cut`], rather than at a runtime deadline of a minute.
+    async fn next_line_or_idle(&mut self, timeout: Duration) -> ReadEvent {
+        let until = Instant::now() + timeout;
+        if timeout <= idle::PATIENCE {
+            return self.process.stdout.next_line_until(until).await;
+        }
+        let mut look = Instant::now() + idle::PATIENCE;
+        loop {
+            match self.process.stdout.next_line_until(look.min(until)).await {
+                ReadEvent::Timeout { partial } if Instant::now() < until => {
+                    if self.process.waiting_for_input() {
+                        self.idle_cut = Some(timeout);
+                        return ReadEvent::Timeout { partial };
+                    }
+                    look = Instant::now() + IDLE_LOOK;
+                }
+                other => return other,
+            }
         }
     }
 
@@ -227,7 +255,7 @@ impl Session {
         let mut joined: Option<(Vec<u8>, usize)> = None;
         loop {
             let left = timeout.saturating_sub(start.elapsed());
-            match self.process.stdout.next_line(left).await {
+            match self.next_line_or_idle(left).await {
                 ReadEvent::Line { bytes, ending } => {
                     let evidence = self.evidence(sent, &bytes);
                     if let Some(limit) = limit {
@@ -321,6 +349,9 @@ impl Session {
         self.process.shutdown().await
     }
 }
+
+/// How often a silent plugin is looked at, once proctor's patience is spent.
+const IDLE_LOOK: Duration = Duration::from_millis(250);
 
 /// How soon after stdin closes a buffered reply shows up: the plugin only
 /// has to read EOF and exit.

@@ -140,10 +140,10 @@ impl Profile {
                 ..own
             },
             (Profile::PicoclawCf67dd3, Family::PicoclawHook) => Timing {
-                startup: Limit {
-                    duration: CEILING,
-                    source: "none in production: hook.hello waits on the agent loop's context, which has no deadline (pkg/agent/hook_process.go:147-152; research picoclaw-runok.md A3)",
-                },
+                startup: Limit::secs(
+                    30,
+                    "none in production: hook.hello waits on the agent loop's context, which has no deadline (pkg/agent/hook_process.go:147-152; measured: a hello at 7 s is waited for); a config reload's 30 s context (providerReloadTimeout, pkg/gateway/gateway.go:58) is the one bound",
+                ),
                 request: picoclaw_call(role),
                 shutdown: Limit::secs(
                     2,
@@ -231,7 +231,11 @@ fn promptkit_eof_wait(role: Role) -> EofWait {
         Role::ProviderHook | Role::ToolHook | Role::SessionHook | Role::EvalHook | Role::Selector => {
             EofWait::Grace(Duration::from_millis(500))
         }
-        _ => EofWait::UntilDeadline,
+        // No WaitDelay: once the tool has exited, its deadline kills nothing and cmd.Wait
+        // waits for the pipes, then succeeds (measured: a child holding stdout 3 s past a
+        // 2 s deadline, the call complete at 3006 ms); the pipeline's 30 s idle timeout
+        // ends the turn.
+        _ => EofWait::Grace(Duration::from_secs(30)),
     }
 }
 

@@ -9,6 +9,7 @@ mod command;
 mod deadline;
 mod exit;
 mod group;
+pub mod idle;
 mod process;
 pub mod reaper;
 mod refusal;

@@ -192,6 +192,12 @@ impl PluginProcess {
         self.deadlines
     }
 
+    /// Whether every process of the plugin's group sits waiting for input
+    /// (see [`super::idle`]).
+    pub fn waiting_for_input(&self) -> bool {
+        self.group.as_ref().is_some_and(|g| super::idle::waiting_for_input(g.leader()))
+    }
+
     /// The stderr tail so far.
     pub fn stderr(&self) -> &StderrTail {
         &self.stderr

@@ -216,7 +216,13 @@ pub fn adopted_orphans() -> Vec<Proc> {
 
 /// Ends every process [`adopted_orphans`] finds; returns a description of each.
 pub fn sweep_adopted() -> Vec<String> {
-    let strays = adopted_orphans();
+    if adopted_orphans().is_empty() {
+        return Vec::new();
+    }
+    // A plugin an ended exchange just killed may not be gone yet: only what is
+    // still alive a moment later, and still running a program, was left behind.
+    std::thread::sleep(Duration::from_millis(100));
+    let strays: Vec<Proc> = adopted_orphans().into_iter().filter(|p| !p.cmdline.is_empty()).collect();
     kill_and_reap(&strays);
     strays.iter().map(|p| p.describe(0)).collect()
 }
@@ -235,6 +241,17 @@ fn add_orphans(table: &[Proc], me: i32, leader: i32, plugins: &[i32], out: &mut 
             }
         }
     }
+}
+
+/// The live processes of the group `leader` leads: the leader and those of
+/// its descendants still in its group.
+pub(super) fn group_members(leader: i32) -> Vec<i32> {
+    let table = table(&[leader]);
+    let mut members: Vec<i32> = descendants(&table, leader).into_iter().filter(|p| p.pgid == leader).map(|p| p.pid).collect();
+    if table.iter().any(|p| p.pid == leader) {
+        members.insert(0, leader);
+    }
+    members
 }
 
 /// Every live descendant of proctor but those it inherited: what an
