@@ -339,8 +339,8 @@ pub static CATALOGUE: &[CheckDef] = &[
         level: Level::Must,
         families: ALL,
         scope: Scope::AnyRole,
-        spec: "PicoClaw and PromptKit close stdin, wait 2 s, then SIGKILL; runok waits for exit before reading stdout",
-        summary: "exits by itself once stdin is closed, within the shutdown deadline",
+        spec: "PicoClaw and PromptKit's server mode close stdin, wait 2 s, then SIGKILL; PromptKit's one-shot surfaces, runok and both agents take the answer only at the exit, within the request deadline (measured in interop/: FIDELITY.md)",
+        summary: "exits by itself once stdin is closed: within the shutdown deadline, or (where the runtime takes the answer at the exit) within the request's",
         hint: "Exit when stdin reaches EOF (and after answering, for one-shot plugins).",
     },
     CheckDef {

@@ -7,6 +7,7 @@
 mod catalogue;
 mod citation;
 mod evidence;
+pub mod grounds;
 mod outcome;
 pub mod tolerance;
 

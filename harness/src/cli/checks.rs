@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+use proctor_conformance::check::grounds;
 use proctor_conformance::check::tolerance::{TOLERANCES, Tolerance};
 use proctor_conformance::check::{CATALOGUE, CheckDef, spec_links};
 use proctor_conformance::protocol::timing::Timing;
@@ -46,16 +47,33 @@ pub(super) fn run(args: ChecksArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The checks as JSON, each with `spec_links`: its cited documents upstream, at the profile's version.
+/// The checks as JSON, each with `spec_links`: its cited documents upstream, at the profile's version,
+/// and `grounds`: why each runtime profile it is judged under cares.
 fn with_links(checks: &[&CheckDef]) -> Vec<serde_json::Value> {
     checks
         .iter()
         .map(|c| {
             let mut value = json!(c);
             value["spec_links"] = json!(spec_links(c.spec));
+            value["grounds"] = runtime_grounds(c).into_iter().map(|(profile, why)| (profile.name().to_string(), json!(why))).collect();
             value
         })
         .collect()
+}
+
+/// Why each runtime profile a check is judged under cares about it (`proctor_conformance::check::grounds`).
+fn runtime_grounds(c: &CheckDef) -> Vec<(Profile, String)> {
+    let mut out: Vec<(Profile, String)> = Vec::new();
+    for &family in c.families {
+        for &profile in Profile::for_family(family).iter().filter(|p| **p != Profile::Documented) {
+            if out.iter().any(|(p, _)| *p == profile) {
+                continue;
+            }
+            let why = grounds::ground(c, family, profile).unwrap_or_else(|| "none on record".to_string());
+            out.push((profile, why));
+        }
+    }
+    out
 }
 
 /// The catalogue as a Markdown table, for docs and job summaries.
@@ -105,6 +123,12 @@ fn text(checks: &[&CheckDef], profiles: &[Profile]) -> String {
             let _ = writeln!(out, "  {:<28} {:<6}       {link}", "", "");
         }
         let _ = writeln!(out, "  {:<28} {:<6} fix: {}", "", "", c.hint);
+        // Why each runtime cares, where that is not the citation above.
+        for (profile, why) in runtime_grounds(c) {
+            if !why.starts_with("cited:") {
+                let _ = writeln!(out, "  {:<28} {:<6} under {profile}: {why}", "", "");
+            }
+        }
     }
     let _ = writeln!(out, "\nProfiles");
     for p in profiles {
