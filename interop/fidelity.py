@@ -52,6 +52,11 @@ published modules) next to proctor and compares, in eight ways:
             hand-written hooks of interop/agents/heldout run the same way, and
             the document each agent writes on a hook's stdin, per event, must
             have the fields and types of the one certify writes.
+  world     The world each agent gives a hook (comparisons/world.py): a probe
+            hook (interop/agents/world_probe.py) through both agents and
+            through `proctor certify` under their profiles, per event: the
+            agent's variables, the hook's folder, the session ids, the
+            transcript, stdin's last byte must be the same.
 
 A difference is a bug in proctor's simulation until shown otherwise; the ones
 that are understood and kept are listed, with why, in
@@ -90,6 +95,7 @@ from comparisons.states import states
 from comparisons.timing import timing
 from comparisons.tools import offered_tools
 from comparisons.wire import wire
+from comparisons.world import world
 
 
 def load_exceptions(path: Path) -> dict[str, str]:
@@ -122,7 +128,7 @@ def main() -> int:
     ap.add_argument("--promptkit-sdk", required=True)
     ap.add_argument("--runok-host", required=True)
     ap.add_argument("--exceptions", default=str(Path(__file__).with_name("fidelity-exceptions.toml")))
-    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary", "timing", "sdk", "agents"], action="append", help="run only these comparisons (wire includes verify)")
+    ap.add_argument("--only", choices=["wire", "fault", "case", "state", "tools", "differential", "boundary", "timing", "sdk", "agents", "world"], action="append", help="run only these comparisons (wire includes verify)")
     ap.add_argument("--agent-hooks", type=int, default=60, help="agents: generated hooks, each through both agents (default 60: 120 comparisons)")
     ap.add_argument("--scenario", action="append", default=[], help="sdk: compare this scenario (one that opens a pack) instead of the repository's; repeatable")
     ap.add_argument("--cases", type=int, default=200, help="differential: generated plugins per family (default 200)")
@@ -137,12 +143,13 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="print equal comparisons too")
     args = ap.parse_args()
 
-    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential", "boundary", "timing", "sdk", "agents"])
-    if "agents" in kinds and not agents_installed():
-        print(f"fidelity: agents NOT COMPARED: the agents are not installed; run `npm ci` in {AGENTS_DIR}", file=sys.stderr)
-        if args.only:
-            return 2
-        kinds.discard("agents")
+    kinds = set(args.only or ["wire", "fault", "case", "state", "tools", "differential", "boundary", "timing", "sdk", "agents", "world"])
+    for kind in sorted(kinds & {"agents", "world"}):
+        if not agents_installed():
+            print(f"fidelity: {kind} NOT COMPARED: the agents are not installed; run `npm ci` in {AGENTS_DIR}", file=sys.stderr)
+            if args.only:
+                return 2
+            kinds.discard(kind)
     if args.scenario:
         kinds = {"sdk"}
         for s in args.scenario:
@@ -215,6 +222,9 @@ def main() -> int:
                     found += agent_payloads(tools.proctor, agent_pool, Path(work) / "agents")
                     found += agent_heldout(tools.proctor, agent_pool, AGENTS_DIR / "heldout" / "manifest.json", Path(work) / "agents")
                     found += agent_hooks(tools.proctor, agent_pool, args.agent_hooks, seed, Path(work) / "agents")
+            if "world" in kinds and not args.target:
+                with concurrent.futures.ThreadPoolExecutor(max_workers=2) as agent_pool:
+                    found += world(tools.proctor, agent_pool, Path(work) / "world")
 
     equal = exceptions = unexplained = 0
     seen = set()

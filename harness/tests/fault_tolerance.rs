@@ -67,11 +67,13 @@ fn a_plugin_ignoring_sigterm_is_killed_and_reported() {
 #[test]
 fn a_grandchild_holding_stdout_never_hangs_proctor() {
     let m = marker("grandchild");
-    for (protocol, flags) in [("promptkit-exec", vec!["--role", "tool"]), ("runok-extension", vec![]), ("picoclaw-hook", vec![])] {
+    // A PromptKit exec hook (not a tool): PromptKit gives its pipes 500 ms after the exit, where a
+    // tool waits for them up to the pipeline's 30 s idle timeout, as proctor then does too.
+    for (protocol, flags) in [("promptkit-exec", vec!["--role", "tool-hook"]), ("runok-extension", vec![]), ("picoclaw-hook", vec![])] {
         let mut plugin_flags = flags.clone();
         plugin_flags.extend(["--fault", "grandchild"]);
-        // PromptKit's exec tools wait for stdout to close until their deadline, as proctor does
-        // under its profile: a short one keeps the test short.
+        // runok waits for stdout to close until its deadline, as proctor does under its profile:
+        // a short one keeps the test short.
         let mut certify = vec!["--protocol", protocol, "--timeout-ms", "2000"];
         certify.extend(flags.iter());
         let (code, report, elapsed) = certify_marked(&m, &certify, &mock(protocol, &plugin_flags));

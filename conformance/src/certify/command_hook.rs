@@ -54,8 +54,11 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     let world = World::new(agent, profile, opts.command.cwd.as_deref())?;
     let mut command = opts.command_for(profile);
     command.cwd = Some(world.project().to_path_buf());
-    command.env = world.env().into_iter().chain(command.env).collect();
-    let px = Prefetch::new(command, opts.deadlines(profile), opts.jobs);
+    command.env = world.env(event).into_iter().chain(command.env).collect();
+    let mut px = Prefetch::new(command, opts.deadlines(profile), opts.jobs);
+    if let Some(env_for) = world.session_env(event) {
+        px = px.with_env_for(env_for);
+    }
 
     // Each request is the event's fields, documented form, in a session of its own; `render`
     // writes them as the agent does. Rendered once, so the prefetched exchange is the one judged.

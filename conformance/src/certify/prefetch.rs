@@ -33,9 +33,14 @@ use crate::transport::{Deadlines, PluginCommand, SpawnError};
 
 type Pending = JoinHandle<(Result<OneShotReply, SpawnError>, OwnedSemaphorePermit)>;
 
+/// Variables a runtime sets per request, read from the request it writes (an
+/// agent's session id).
+pub(crate) type EnvFor = Arc<dyn Fn(&[u8]) -> Vec<(String, String)> + Send + Sync>;
+
 /// Exchanges with one plugin command under one profile's deadlines.
 pub(crate) struct Prefetch {
     command: PluginCommand,
+    env_for: Option<EnvFor>,
     deadlines: Deadlines,
     jobs: usize,
     permits: Arc<Semaphore>,
@@ -46,7 +51,23 @@ impl Prefetch {
     /// `jobs` is how many processes may run at once (at least one).
     pub(crate) fn new(command: PluginCommand, deadlines: Deadlines, jobs: usize) -> Self {
         let jobs = jobs.max(1);
-        Prefetch { command, deadlines, jobs, permits: Arc::new(Semaphore::new(jobs)), pending: Mutex::new(HashMap::new()) }
+        Prefetch { command, env_for: None, deadlines, jobs, permits: Arc::new(Semaphore::new(jobs)), pending: Mutex::new(HashMap::new()) }
+    }
+
+    /// Adds, to each request's process, the variables `env_for` reads from the request (before the
+    /// command's own, which win).
+    pub(crate) fn with_env_for(mut self, env_for: EnvFor) -> Self {
+        self.env_for = Some(env_for);
+        self
+    }
+
+    /// The command that runs `sent`.
+    fn command_for(&self, sent: &[u8]) -> PluginCommand {
+        let mut command = self.command.clone();
+        if let Some(env_for) = &self.env_for {
+            command.env = env_for(sent).into_iter().chain(command.env).collect();
+        }
+        command
     }
 
     /// [`Prefetch::take`] for judging: a plugin that could not start, or whose interpreter
@@ -65,7 +86,7 @@ impl Prefetch {
         if self.jobs == 1 {
             return;
         }
-        let (command, deadlines, permits) = (self.command.clone(), self.deadlines, Arc::clone(&self.permits));
+        let (command, deadlines, permits) = (self.command_for(&sent), self.deadlines, Arc::clone(&self.permits));
         let request = sent.clone();
         let task = tokio::spawn(async move {
             // Held until the exchange is taken, not only while it runs.
@@ -82,7 +103,7 @@ impl Prefetch {
         let queued = self.lock().get_mut(&sent).and_then(VecDeque::pop_front);
         match queued {
             Some(task) => task.await.map(|(exchange, _slot)| exchange).unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic())),
-            None => one_shot(&self.command, self.deadlines, sent).await,
+            None => one_shot(&self.command_for(&sent), self.deadlines, sent).await,
         }
     }
 

@@ -17,8 +17,10 @@
 //!   of a new session is on its way, so it does not exist yet for
 //!   `SessionStart` or `UserPromptSubmit` under its profile;
 //! - Claude Code sets `CLAUDE_PROJECT_DIR` (its reference documents it), and
-//!   2.1.332 also `CLAUDECODE=1`, `CLAUDE_CODE_ENTRYPOINT` and
-//!   `CLAUDE_CODE_SESSION_ID`; Codex sets nothing of its own for hooks.
+//!   2.1.332 a dozen more (`CLAUDECODE=1`, `CLAUDE_CODE_SESSION_ID` per
+//!   session, `CLAUDE_ENV_FILE` on `SessionStart`, `CLAUDE_EFFORT` on tool
+//!   and stop events …); Codex's npm launcher adds `CODEX_MANAGED_BY_NPM`
+//!   and `CODEX_MANAGED_PACKAGE_ROOT`, and Codex itself nothing for hooks.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -72,18 +74,64 @@ impl World {
         &self.project
     }
 
-    /// The variables the agent adds to a hook's environment.
-    pub(super) fn env(&self) -> Vec<(String, String)> {
+    /// The variables the agent adds to a hook's environment for the whole run
+    /// (measured with interop/agents; held by `interop/fidelity.sh --only world`).
+    pub(super) fn env(&self, event: HookEvent) -> Vec<(String, String)> {
         let project = self.project.display().to_string();
+        let home = self.home.path();
+        let var = |k: &str, v: String| (k.to_string(), v);
         match (self.agent, self.profile) {
-            (Agent::ClaudeCode, Profile::Documented) => vec![("CLAUDE_PROJECT_DIR".into(), project)],
-            (Agent::ClaudeCode, _) => vec![
-                ("CLAUDE_PROJECT_DIR".into(), project),
-                ("CLAUDECODE".into(), "1".into()),
-                ("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-cli".into()),
+            (Agent::ClaudeCode, Profile::Documented) => vec![var("CLAUDE_PROJECT_DIR", project)],
+            (Agent::ClaudeCode, _) => {
+                let token: String = self.seed.iter().map(|b| format!("{b:02x}")).collect();
+                let pid = std::process::id();
+                let mut env = vec![
+                    var("CLAUDE_PROJECT_DIR", project),
+                    var("CLAUDECODE", "1".into()),
+                    var("CLAUDE_CODE_ENTRYPOINT", "sdk-cli".into()),
+                    var("CLAUDE_CODE_CHILD_SESSION", "1".into()),
+                    var("CLAUDE_CODE_SESSION_ATTENDED", "0".into()),
+                    var("CLAUDE_PID", pid.to_string()),
+                    var("CLAUDE_CODE_MESSAGING_SOCKET", home.join("cc-socks").join(format!("{pid}.sock")).display().to_string()),
+                    var("CLAUDE_CODE_MESSAGING_TOKEN", token),
+                ];
+                if matches!(event, HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::Stop) {
+                    env.push(var("CLAUDE_EFFORT", "medium".into()));
+                }
+                env
+            }
+            // Codex's npm launcher (codex.js) adds these; the binary itself adds nothing for hooks.
+            (Agent::Codex, Profile::Codex0171) => vec![
+                var("CODEX_MANAGED_BY_NPM", "1".into()),
+                var("CODEX_MANAGED_PACKAGE_ROOT", home.join("node_modules").join("@openai").join("codex").display().to_string()),
             ],
             (Agent::Codex, _) => Vec::new(),
         }
+    }
+
+    /// The variables Claude Code 2.1.332 sets per session, read from the
+    /// `session_id` of the document it writes.
+    pub(super) fn session_env(&self, event: HookEvent) -> Option<super::prefetch::EnvFor> {
+        if (self.agent, self.profile) != (Agent::ClaudeCode, Profile::ClaudeCode21332) {
+            return None;
+        }
+        let (home, slug) = (self.home.path().to_path_buf(), slug(&self.project));
+        Some(std::sync::Arc::new(move |sent: &[u8]| {
+            let doc: Value = serde_json::from_slice(sent).unwrap_or(Value::Null);
+            let Some(id) = doc.get("session_id").and_then(Value::as_str) else { return Vec::new() };
+            let mut env = vec![
+                ("CLAUDE_CODE_SESSION_ID".to_string(), id.to_string()),
+                (
+                    "CLAUDE_CODE_CHILD_NOTES_DIR".to_string(),
+                    home.join("claude-0").join(&slug).join(id).join("started").display().to_string(),
+                ),
+            ];
+            if event == HookEvent::SessionStart {
+                let file = home.join(".claude").join("session-env").join(id).join("sessionstart-hook-0.sh");
+                env.push(("CLAUDE_ENV_FILE".to_string(), file.display().to_string()));
+            }
+            env
+        }))
     }
 
     /// Session `slot` of the run: the identity fields of its payload (a
@@ -130,11 +178,8 @@ impl World {
     fn transcript_path(&self, id: &str) -> PathBuf {
         let home = self.home.path();
         match self.agent {
-            Agent::ClaudeCode => {
-                // `projects/<the project's path, / and _ as ->/<id>.jsonl`
-                let slug: String = self.project.display().to_string().chars().map(|c| if c == '/' || c == '_' { '-' } else { c }).collect();
-                home.join(".claude").join("projects").join(slug).join(format!("{id}.jsonl"))
-            }
+            // `projects/<the project's path, / and _ as ->/<id>.jsonl`
+            Agent::ClaudeCode => home.join(".claude").join("projects").join(slug(&self.project)).join(format!("{id}.jsonl")),
             Agent::Codex => {
                 let (date, time) = civil(self.started);
                 let day = date.replace('-', "/");
@@ -149,6 +194,7 @@ impl World {
         let at = format!("{date}T{time}.000Z");
         let lines = match self.agent {
             Agent::ClaudeCode => vec![
+                json!({"type": "queue-operation", "operation": "enqueue", "timestamp": at, "sessionId": id, "content": "list the files"}),
                 json!({"type": "user", "sessionId": id, "uuid": "00000000-0000-4000-8000-000000000001", "parentUuid": null,
                        "timestamp": at, "cwd": cwd, "isSidechain": false, "userType": "external",
                        "message": {"role": "user", "content": "list the files"}}),
@@ -157,12 +203,17 @@ impl World {
                        "message": {"role": "assistant", "content": [{"type": "text", "text": "Listing them."}]}}),
             ],
             Agent::Codex => vec![
-                json!({"timestamp": at, "type": "session_meta", "payload": {"id": id, "session_id": id, "timestamp": at, "cwd": cwd, "originator": "codex_exec"}}),
-                json!({"timestamp": at, "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list the files"}]}}),
+                json!({"timestamp": at, "ordinal": 0, "type": "session_meta", "payload": {"id": id, "session_id": id, "timestamp": at, "cwd": cwd, "originator": "codex_exec"}}),
+                json!({"timestamp": at, "ordinal": 1, "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list the files"}]}}),
             ],
         };
         lines.iter().map(|l| format!("{l}\n")).collect()
     }
+}
+
+/// Claude Code's name for a project folder: its path with `/` and `_` as `-`.
+fn slug(project: &Path) -> String {
+    project.display().to_string().chars().map(|c| if c == '/' || c == '_' { '-' } else { c }).collect()
 }
 
 /// `(YYYY-MM-DD, HH:MM:SS)` in UTC for `secs` since the epoch (the civil
