@@ -109,19 +109,19 @@ impl Profile {
         match self {
             Profile::Documented => "not a runtime: held to the spec documents by the catalogue's own tests",
             Profile::Promptkit86d9f36 => {
-                "runtime v1.5.11 (Go module proxy): wire, faults, cases, workflow states, tools, generated plugins (interop/fidelity.sh --only differential) and the SDK on every pack scenario, 2026-11-27"
+                "runtime v1.5.11 (Go module proxy): wire, faults, cases, workflow states, tools, generated plugins (interop/fidelity.sh --only differential), the SDK on every pack scenario (2026-11-27), and deadlines, pipes and extra lines at their edges (--only timing, 2026-11-29)"
             }
             Profile::PicoclawCf67dd3 => {
-                "v0.3.1 (Go module proxy; its hook host is byte-identical with v0.2.9 and cf67dd3): wire, faults, cases and generated plugins (interop/fidelity.sh --only differential), 2026-11-27"
+                "v0.3.1 (Go module proxy; its hook host is byte-identical with v0.2.9 and cf67dd3): wire, faults, cases and generated plugins (interop/fidelity.sh --only differential, 2026-11-27), and deadlines, pipes and extra lines at their edges (--only timing, 2026-11-29)"
             }
             Profile::Runok031 => {
-                "the runok crate 0.3.1 (crates.io): its extension runner in interop/runok's tests and on generated plugins (interop/fidelity.sh --only differential), 2026-11-28"
+                "the runok crate 0.3.1 (crates.io): its extension runner in interop/runok's tests and on generated plugins (interop/fidelity.sh --only differential, 2026-11-28), and its deadline, pipe and envelope at their edges (--only timing, 2026-11-29)"
             }
             Profile::ClaudeCode21332 => {
-                "Claude Code 2.1.332 (npm), run headless against proctor mock-provider with each generated hook (interop/fidelity.sh --only agents), 2026-11-28"
+                "Claude Code 2.1.332 (npm), run headless against proctor mock-provider with each generated hook (interop/fidelity.sh --only agents, 2026-11-28) and with a probe of the world it gives hooks (--only world, 2026-11-29)"
             }
             Profile::Codex0171 => {
-                "Codex CLI 0.171.0 (npm), run headless against proctor mock-provider with each generated hook (interop/fidelity.sh --only agents), 2026-11-28"
+                "Codex CLI 0.171.0 (npm), run headless against proctor mock-provider with each generated hook (interop/fidelity.sh --only agents, 2026-11-28) and with a probe of the world it gives hooks (--only world, 2026-11-29)"
             }
         }
     }
