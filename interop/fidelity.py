@@ -52,6 +52,13 @@ published modules) next to proctor and compares, in eight ways:
             hand-written hooks of interop/agents/heldout run the same way, and
             the document each agent writes on a hook's stdin, per event, must
             have the fields and types of the one certify writes.
+  timing    Each runtime's deadlines, what it waits for after the answer,
+            how it reads the pipes and which line it takes for the reply
+            (comparisons/timing.py, plugins in interop/timing/): a plugin
+            just inside each rule and one just outside, through the
+            runtime's driver and through `proctor certify --cases` under its
+            profile: "conformant" must mean the runtime reached what the
+            plugin meant.
   world     The world each agent gives a hook (comparisons/world.py): a probe
             hook (interop/agents/world_probe.py) through both agents and
             through `proctor certify` under their profiles, per event: the
