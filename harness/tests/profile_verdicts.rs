@@ -190,28 +190,6 @@ const ROWS: &[Row] = &[
         mock: &["--script", "mocks/scripts/picoclaw-broken-line-first.json"],
         check: "FRAMING-LINE-PER-MESSAGE",
     },
-    // A child in a session of its own, its stdio on /dev/null: nothing any runtime waits for.
-    Row {
-        tolerance: "promptkit.detached-child-not-waited",
-        certify: &["--protocol", "promptkit-exec", "--role", "tool", "--jobs", "1"],
-        protocol: "promptkit-exec",
-        mock: &["--role", "tool", "--fault", "escape-session"],
-        check: "LIFECYCLE-NO-LEFTOVER",
-    },
-    Row {
-        tolerance: "picoclaw.detached-child-not-waited",
-        certify: &["--protocol", "picoclaw-hook"],
-        protocol: "picoclaw-hook",
-        mock: &["--fault", "escape-session"],
-        check: "LIFECYCLE-NO-LEFTOVER",
-    },
-    Row {
-        tolerance: "runok.detached-child-not-waited",
-        certify: &["--protocol", "runok-extension", "--jobs", "1"],
-        protocol: "runok-extension",
-        mock: &["--fault", "escape-session"],
-        check: "LIFECYCLE-NO-LEFTOVER",
-    },
     Row {
         tolerance: "picoclaw.drops-replies-without-id",
         certify: &["--protocol", "picoclaw-hook"],

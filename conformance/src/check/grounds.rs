@@ -77,6 +77,11 @@ static GROUNDS: &[Ground] = &[
         evidence: "measured with interop/agents: both agents take a hook's answer at its exit, within the hook's `timeout`, and kill it there (a hook that never exits loses its decision)",
     },
     Ground {
+        check: "LIFECYCLE-NO-LEFTOVER",
+        families: &[SERVER, PICO],
+        evidence: "the fault comparison (`grandchild`, `escape-session`): both end only the plugin process at close (PicoClaw's Process.Kill, PromptKit's SIGKILL after 2 s), so what it started runs on after the session",
+    },
+    Ground {
         check: "ROBUST-SEQUENTIAL",
         families: &[SERVER, PICO],
         evidence: "the fault comparison (`crash-after`, `drop-pipelined`): one process serves the whole session in both runtimes, and neither restarts it",

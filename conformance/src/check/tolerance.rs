@@ -98,22 +98,6 @@ use Profile::{ClaudeCode21332 as CLAUDE, Codex0171 as CODEX, PicoclawCf67dd3 as 
 /// Every tolerance proctor knows. `proctor checks` prints them.
 pub static TOLERANCES: &[Tolerance] = &[
     Tolerance {
-        id: "promptkit.detached-child-not-waited",
-        profile: PK,
-        check: "LIFECYCLE-NO-LEFTOVER",
-        runtime_does: "PromptKit waits for the process and the pipes it reads, not for its group: a child that let go of stdout and stderr runs on after the call, unseen (and is never ended)",
-        source: "os/exec Cmd.Wait (the process, then the stdout/stderr copies); the context kills only the direct child (runtime/hooks/sandbox direct, runtime/tools/exec_executor.go); measured in interop/promptkit",
-        covers: detached_leftover,
-    },
-    Tolerance {
-        id: "picoclaw.detached-child-not-waited",
-        profile: PICO,
-        check: "LIFECYCLE-NO-LEFTOVER",
-        runtime_does: "PicoClaw kills only the hook process itself (Process.Kill): a child that let go of the pipes runs on, unseen",
-        source: "pkg/agent/hook_process.go:161-185 (Close: close stdin, wait 2 s, Process.Kill of the direct child)",
-        covers: detached_leftover,
-    },
-    Tolerance {
         id: "claude-code.children-not-waited",
         profile: CLAUDE,
         check: "LIFECYCLE-NO-LEFTOVER",
@@ -127,14 +111,6 @@ pub static TOLERANCES: &[Tolerance] = &[
         check: "LIFECYCLE-NO-LEFTOVER",
         runtime_does: "Codex waits for the hook's stdout and stderr to close, not for its process group: a child that let go of both runs on, unseen",
         source: "measured with interop/agents (a child with its stdio on /dev/null, in the hook's group or its own session: the next model request at once)",
-        covers: detached_leftover,
-    },
-    Tolerance {
-        id: "runok.detached-child-not-waited",
-        profile: RUNOK,
-        check: "LIFECYCLE-NO-LEFTOVER",
-        runtime_does: "runok waits for the extension and its stdout only: a child that let go of stdout runs on, unseen (runok kills only the direct child)",
-        source: "src/exec/extension_runner.rs:234-259 (try_wait poll, child.kill() of the direct child, wait_with_output); stderr is /dev/null there",
         covers: detached_leftover,
     },
     Tolerance {

@@ -126,9 +126,12 @@ impl Profile {
                 request: promptkit_oneshot(role),
                 ending: Ending::ExitWithinRequest,
                 // exec.Cmd copies stdout and stderr into buffers and Wait waits for both copies:
-                // 500 ms past the exit for the sandboxed hooks and selector (WaitDelay), until
-                // the deadline for tools and evals (measured: interop/promptkit, FIDELITY.md).
-                pipes: Pipes { output_to_eof: Some(promptkit_eof_wait(role)), stderr_to_eof: true, ..Pipes::default() },
+                // the sandboxed hooks and selector give them 500 ms past the exit (WaitDelay) and
+                // then fail. Tools and evals have no WaitDelay: they wait for a child holding a
+                // pipe however long it takes (measured: interop/promptkit, FIDELITY.md), which
+                // LIFECYCLE-NO-LEFTOVER reports as the leftover it is (the fault comparison holds
+                // a `grandchild` there as 30 s lost).
+                pipes: Pipes { output_to_eof: promptkit_eof_wait(role), stderr_to_eof: true, ..Pipes::default() },
                 gives_up: promptkit_gives_up(role),
                 ..own
             },
@@ -226,16 +229,12 @@ fn promptkit_oneshot(role: Role) -> Limit {
     }
 }
 
-fn promptkit_eof_wait(role: Role) -> EofWait {
+fn promptkit_eof_wait(role: Role) -> Option<EofWait> {
     match role {
         Role::ProviderHook | Role::ToolHook | Role::SessionHook | Role::EvalHook | Role::Selector => {
-            EofWait::Grace(Duration::from_millis(500))
+            Some(EofWait::Grace(Duration::from_millis(500)))
         }
-        // No WaitDelay: once the tool has exited, its deadline kills nothing and cmd.Wait
-        // waits for the pipes, then succeeds (measured: a child holding stdout 3 s past a
-        // 2 s deadline, the call complete at 3006 ms); the pipeline's 30 s idle timeout
-        // ends the turn.
-        _ => EofWait::Grace(Duration::from_secs(30)),
+        _ => None,
     }
 }
 
