@@ -407,7 +407,21 @@ impl PluginProcess {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
         let stderr_held_open = !self.stderr_task.is_finished() && self.stderr.stopped_at_line().is_none();
-        let group_alive = group.is_some_and(|g| g.any_alive());
+        // A child that ends as the pipes close may still be there for a moment, or a zombie
+        // not yet reaped: what is left is what still runs once the leak window has passed.
+        let group_alive = match group {
+            Some(g) => {
+                let until = Instant::now() + self.deadlines.leak_window;
+                let live = || g.any_alive() && tree::group_has_live(g.leader());
+                let mut alive = live();
+                while alive && Instant::now() < until {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    alive = live();
+                }
+                alive
+            }
+            None => false,
+        };
         (stdout_held_open || stderr_held_open || group_alive).then_some(Leftover {
             stdout_held_open,
             stderr_held_open,

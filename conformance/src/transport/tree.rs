@@ -254,6 +254,20 @@ pub(super) fn group_members(leader: i32) -> Vec<i32> {
     members
 }
 
+/// Whether a process that is not a zombie still lives in group `pgid`
+/// among proctor's descendants (its plugin's children, and the orphans
+/// proctor adopted from it). `kill(-pgid, 0)` also counts a zombie that is
+/// only waiting to be reaped.
+pub(super) fn group_has_live(pgid: i32) -> bool {
+    // Without the subreaper, orphans go to init and out of sight: say yes, and let kill(0) decide.
+    if !SUBREAPER.load(Ordering::SeqCst) {
+        return true;
+    }
+    let me = getpid().as_raw_nonzero().get();
+    let table = table(&[me]);
+    descendants(&table, me).iter().any(|p| p.pgid == pgid)
+}
+
 /// Every live descendant of proctor but those it inherited: what an
 /// interrupted proctor must end.
 pub fn all_descendants() -> Vec<Proc> {
