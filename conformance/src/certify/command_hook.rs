@@ -135,7 +135,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
         }
     }
     px.finish().await;
-    super::lifetime::judge_strays(&mut rec);
+    super::lifetime::judge_strays(&mut rec).await;
     Ok(rec.finish())
 }
 

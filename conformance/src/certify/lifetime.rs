@@ -28,7 +28,9 @@ pub(super) fn judge(rec: &mut super::recorder::Recorder, timing: &Timing, ex: &O
         if let Some(e) = &ex.write_error {
             last = format!("(stdin: {e}) {last}");
         }
-        if let Some(unread) = c.unread_at_deadline.filter(|n| *n >= PIPE_BUFFER) {
+        // Read only at the exit, which never came: what it wrote sat in the pipe.
+        let unread = c.bytes.len();
+        if timing.pipes.stdout_after_exit && c.exit.is_none() && unread >= PIPE_BUFFER {
             let blocked = Failure::PipeBlocked {
                 pipe: "stdout".into(),
                 filled_by: format!("{unread} bytes written and not yet read, a full pipe buffer ({PIPE_BUFFER} bytes)"),
@@ -151,10 +153,17 @@ pub(super) fn judge_stderr(rec: &mut super::recorder::Recorder, timing: &Timing,
 /// that escaped every exchange's own scan (overlapping exchanges can miss
 /// one the kernel re-parents mid-scan) fail LIFECYCLE-NO-LEFTOVER here
 /// (an exchange's own finding, recorded first, is kept).
-pub(super) fn judge_strays(rec: &mut super::recorder::Recorder) {
-    let strays = crate::transport::tree::sweep_adopted();
+pub(super) async fn judge_strays(rec: &mut super::recorder::Recorder) {
+    use crate::transport::tree;
+    if tree::adopted_orphans().is_empty() {
+        return;
+    }
+    // A plugin an ended exchange just killed may not be gone yet: only what is
+    // still alive a moment later, and still running a program, was left behind.
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let strays: Vec<_> = tree::adopted_orphans().into_iter().filter(|p| !p.cmdline.is_empty()).collect();
     if !strays.is_empty() {
-        let leftover = Leftover { stdout_held_open: false, stderr_held_open: false, group_alive: false, escaped: strays };
+        let leftover = Leftover { escaped: tree::end_adopted(&strays), ..Leftover::default() };
         rec.fail("LIFECYCLE-NO-LEFTOVER", Failure::Leak { leftover }, Evidence::default());
     }
 }

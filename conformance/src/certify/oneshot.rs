@@ -66,7 +66,7 @@ pub(super) async fn run(opts: &Options, profile: Profile) -> Result<Judged, Cert
     let judged = judge_all(opts, &px, rec, &ctx).await;
     px.finish().await;
     let mut rec = judged?;
-    super::lifetime::judge_strays(&mut rec);
+    super::lifetime::judge_strays(&mut rec).await;
     Ok(rec.finish())
 }
 

@@ -68,8 +68,8 @@ pub enum EofWait {
     /// This long, then the run fails (Go's `Cmd.WaitDelay`: PromptKit's
     /// sandboxed hooks and selectors, 500 ms).
     Grace(Duration),
-    /// Until the request deadline (no `WaitDelay`: PromptKit's exec tools
-    /// and evals; runok, whose `wait_with_output` has no deadline at all).
+    /// Until the request deadline: runok (whose `wait_with_output` has no
+    /// deadline of its own, the extension's timeout ends it) and Codex.
     UntilDeadline,
 }
 

@@ -70,7 +70,7 @@ pub enum ShutdownHow {
 }
 
 /// What was still around after the plugin's main process ended.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Leftover {
     /// stdout stayed open after the plugin exited: another process holds it.
     pub stdout_held_open: bool,
@@ -109,10 +109,6 @@ pub struct Collected {
     pub eof: bool,
     /// The leader's exit, if it exited within the deadlines.
     pub exit: Option<ExitOutcome>,
-    /// Where the runtime reads stdout only after the exit and the plugin had
-    /// not exited by the deadline: how many bytes it had written that nobody
-    /// read (a full pipe buffer means its write was blocked).
-    pub unread_at_deadline: Option<usize>,
 }
 
 /// A running plugin.
@@ -316,9 +312,7 @@ impl PluginProcess {
                         }
                     }
                     if self.deadlines.pipes.stderr_to_eof {
-                        while !self.stderr_task.is_finished() && Instant::now() < window {
-                            tokio::time::sleep(Duration::from_millis(5)).await;
-                        }
+                        settle(window, || self.stderr_task.is_finished()).await;
                     }
                     if answered_after.is_none() && complete(&bytes) {
                         answered_after = Some(start.elapsed());
@@ -328,16 +322,14 @@ impl PluginProcess {
                 _ = tokio::time::sleep_until(until), if eof || after_exit => break,
             }
         }
-        let mut unread_at_deadline = None;
         if after_exit && self.exit.is_none() {
             // What sits in the pipe is evidence of why the plugin never exited.
             let glance = Instant::now() + Duration::from_millis(50);
             while let Fill::Data = self.stdout.fill(glance).await {
                 keep(&mut bytes, self.stdout.take_pending());
             }
-            unread_at_deadline = Some(bytes.len());
         }
-        Collected { bytes, dropped, answered_after, eof, exit: self.exit, unread_at_deadline }
+        Collected { bytes, dropped, answered_after, eof, exit: self.exit }
     }
 
     /// Stops the plugin: closes stdin, waits for it to exit by itself within
@@ -361,12 +353,7 @@ impl PluginProcess {
             let plugin_group = group.as_ref().map_or(0, ProcessGroup::leader);
             let escaped: Vec<String> = self.escaped.iter().map(|p| p.describe(plugin_group)).collect();
             tree::kill_and_reap(&std::mem::take(&mut self.escaped));
-            let l = leftover.get_or_insert(Leftover {
-                stdout_held_open: false,
-                stderr_held_open: false,
-                group_alive: false,
-                escaped: Vec::new(),
-            });
+            let l = leftover.get_or_insert_with(Leftover::default);
             l.escaped = escaped;
         }
         if let Some(group) = group {
@@ -403,22 +390,14 @@ impl PluginProcess {
         let stdout_held_open = !self.stdout.wait_eof(self.deadlines.leak_window).await;
         // The drain task ends at stderr's EOF, unless the runtime's reader stopped reading it.
         let until = Instant::now() + self.deadlines.leak_window;
-        while !self.stderr_task.is_finished() && self.stderr.stopped_at_line().is_none() && Instant::now() < until {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        let stderr_held_open = !self.stderr_task.is_finished() && self.stderr.stopped_at_line().is_none();
+        let stderr_done = || self.stderr_task.is_finished() || self.stderr.stopped_at_line().is_some();
+        let stderr_held_open = !settle(until, stderr_done).await;
         // A child that ends as the pipes close may still be there for a moment, or a zombie
         // not yet reaped: what is left is what still runs once the leak window has passed.
         let group_alive = match group {
             Some(g) => {
                 let until = Instant::now() + self.deadlines.leak_window;
-                let live = || g.any_alive() && tree::group_has_live(g.leader());
-                let mut alive = live();
-                while alive && Instant::now() < until {
-                    tokio::time::sleep(Duration::from_millis(10)).await;
-                    alive = live();
-                }
-                alive
+                !settle(until, || !(g.any_alive() && tree::group_has_live(g.leader()))).await
             }
             None => false,
         };
@@ -439,5 +418,20 @@ impl PluginProcess {
                 None => self.escaped.push(p),
             }
         }
+    }
+}
+
+/// Polls `settled` until it holds or `until` passes; returns whether it held.
+/// For what the kernel settles a moment after a process ends: a pipe's last
+/// writer gone, a child reaped.
+async fn settle(until: Instant, mut settled: impl FnMut() -> bool) -> bool {
+    loop {
+        if settled() {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }

@@ -214,16 +214,9 @@ pub fn adopted_orphans() -> Vec<Proc> {
     with_cmdlines(without_inherited(&table, out))
 }
 
-/// Ends every process [`adopted_orphans`] finds; returns a description of each.
-pub fn sweep_adopted() -> Vec<String> {
-    if adopted_orphans().is_empty() {
-        return Vec::new();
-    }
-    // A plugin an ended exchange just killed may not be gone yet: only what is
-    // still alive a moment later, and still running a program, was left behind.
-    std::thread::sleep(Duration::from_millis(100));
-    let strays: Vec<Proc> = adopted_orphans().into_iter().filter(|p| !p.cmdline.is_empty()).collect();
-    kill_and_reap(&strays);
+/// Ends `strays` (what [`adopted_orphans`] found) and describes each for a report.
+pub fn end_adopted(strays: &[Proc]) -> Vec<String> {
+    kill_and_reap(strays);
     strays.iter().map(|p| p.describe(0)).collect()
 }
 
