@@ -55,6 +55,15 @@ fn stdout_chunks(child: &mut Child) -> mpsc::Receiver<Vec<u8>> {
     rx
 }
 
+/// SIGKILL to every process carrying `mark` (children the plugin left behind).
+fn kill_marked(mark: &str) {
+    for pid in common::marked(mark) {
+        if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+        }
+    }
+}
+
 fn kill(child: &mut Child) {
     let pid = rustix::process::Pid::from_child(child);
     let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
@@ -174,6 +183,64 @@ fn one_shot_close_then_hang_and_signal() {
 
     let out = run("runok-extension", r#"{"stdout": "y", "then": "signal"}"#, b"{}");
     assert_eq!((out.stdout.as_slice(), out.status.signal()), (&b"y"[..], Some(9)));
+}
+
+#[test]
+fn chunks_repeats_and_a_child_holding_stdout() {
+    // Partial writes: one reply in 1-byte writes, 100 ms apart, reaches the reader in pieces.
+    let mark = marker("script-child");
+    let (_dir, path) = script_file(
+        r#"{"stdout": "abcd", "write_chunks": {"bytes": 1, "gap_ms": 100}, "stderr": "e", "stderr_repeat": 5,
+            "child": {"ms": 30000, "holds": "stdout"}}"#,
+    );
+    let mut child = spawn("runok-extension", &path, &[], Some(&mark));
+    let out = stdout_chunks(&mut child);
+    drop(child.stdin.take());
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr to EOF: the child holds only stdout");
+    assert_eq!(err, "eeeee", "stderr written five times");
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    while pieces.concat().len() < 4 {
+        pieces.push(out.recv_timeout(Duration::from_secs(10)).expect("a piece"));
+    }
+    // Four writes, 100 ms apart: a reader sees several of them (not one block), whatever the load.
+    assert_eq!((pieces.concat(), pieces.len() > 1), (b"abcd".to_vec(), true), "{pieces:?}");
+    // The plugin has exited; its child still holds stdout open.
+    assert_eq!(out.recv_timeout(Duration::from_millis(200)), Err(mpsc::RecvTimeoutError::Timeout), "stdout held open by the child");
+    assert_eq!(common::marked(&mark).len(), 1, "the child, and only it, is left");
+    kill_marked(&mark);
+    assert_eq!(out.recv_timeout(Duration::from_secs(10)), Err(mpsc::RecvTimeoutError::Disconnected), "EOF once the child is gone");
+    assert_nothing_left(&mark);
+}
+
+#[test]
+fn a_child_in_its_own_session_and_lingering() {
+    let mark = marker("script-escapee");
+    let (_dir, path) = script_file(r#"{"on": {"*": {"write": "{\"id\":$ID}\n"}}, "child": {"ms": 30000, "own_session": true}}"#);
+    let mut child = spawn("picoclaw-hook", &path, &[], Some(&mark));
+    let out = stdout_chunks(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"{\"id\":1,\"method\":\"hook.hello\"}\n").expect("write");
+    assert_eq!(out.recv_timeout(Duration::from_secs(10)).expect("the answer"), b"{\"id\":1}\n");
+    drop(stdin);
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
+    assert_eq!(out.recv_timeout(Duration::from_secs(10)), Err(mpsc::RecvTimeoutError::Disconnected), "the child holds no pipe");
+    let left = common::marked(&mark);
+    assert_eq!(left.len(), 1, "the child outlives the plugin: {left:?}");
+    let sid = |pid: &str| std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|s| s.rsplit(')').next().and_then(|r| r.split_whitespace().nth(3).map(str::to_string)));
+    assert_eq!(sid(&left[0].to_string()), Some(left[0].to_string()), "it leads a session of its own");
+    kill_marked(&mark);
+    assert_nothing_left(&mark);
+
+    // A one-shot plugin that lingers after its answer has written it before it exits.
+    let (_dir, path) = script_file(r#"{"stdout": "x", "linger_ms": 300, "start_delay_ms": 10}"#);
+    let mut child = spawn("runok-extension", &path, &[], None);
+    let out = stdout_chunks(&mut child);
+    drop(child.stdin.take());
+    assert_eq!(out.recv_timeout(Duration::from_secs(10)).expect("the answer"), b"x");
+    assert!(child.try_wait().expect("try_wait").is_none(), "still lingering after the answer");
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
 }
 
 #[test]

@@ -6,13 +6,13 @@
 
 use std::error::Error as _;
 use std::io::{self, Read, Write};
-use std::process::{Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
 use super::config::MockPluginConfig;
 use super::fault::Fault;
 use super::serve::{Ending, serve};
+use super::sleeper::{Holds, Sleeper};
 
 /// How long "never exit" lasts; any harness deadline is far shorter.
 const STAY_ALIVE: Duration = Duration::from_secs(3600);
@@ -98,10 +98,10 @@ fn run_with(config: &MockPluginConfig, stdin: Box<dyn Read>) -> i32 {
         ignore_sigterm();
     }
     if config.has(Fault::Grandchild) {
-        spawn_grandchild();
+        GRANDCHILD.start();
     }
     if config.has(Fault::EscapeSession) {
-        spawn_escapee();
+        ESCAPEE.start();
     }
     if config.has(Fault::SlowStart) {
         thread::sleep(SLOW_START);
@@ -158,32 +158,12 @@ pub(crate) fn raw_stdout() -> Box<dyn Write> {
     Box::new(io::stdout())
 }
 
-/// Starts `sleep 30` holding our stdout and stderr and never waits for it, so
-/// the pipes stay open after we exit, as with a forgotten background job.
-fn spawn_grandchild() {
-    let spawned = Command::new("sleep").arg("30").stdin(Stdio::null()).stdout(Stdio::inherit()).stderr(Stdio::inherit()).spawn();
-    if let Err(err) = spawned {
-        let _ = writeln!(io::stderr(), "proctor mock plugin: failed to spawn `sleep 30`: {err}");
-    }
-}
-
-/// Starts `sleep 300` in a session of its own, with no pipe of the plugin's:
+/// A forgotten background job: `sleep 30` holding our stdout and stderr, so
+/// the pipes stay open after we exit.
+const GRANDCHILD: Sleeper = Sleeper { lives: Duration::from_secs(30), holds: Holds::Both, own_session: false };
+/// `sleep 300` in a session of its own, with no pipe of the plugin's:
 /// signalling the plugin's process group cannot reach it.
-#[cfg(unix)]
-#[expect(unsafe_code, reason = "setsid must run in the forked child before exec")]
-fn spawn_escapee() {
-    use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new("sleep");
-    cmd.arg("300").stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
-    // SAFETY: the closure runs in the child between fork and exec and only
-    // calls setsid(2), which is async-signal-safe and touches no shared memory.
-    unsafe {
-        cmd.pre_exec(|| rustix::process::setsid().map(|_| ()).map_err(io::Error::from));
-    }
-    if let Err(err) = cmd.spawn() {
-        let _ = writeln!(io::stderr(), "proctor mock plugin: failed to spawn `sleep 300` in a new session: {err}");
-    }
-}
+const ESCAPEE: Sleeper = Sleeper { lives: Duration::from_secs(300), holds: Holds::None, own_session: true };
 
 /// Sets SIGTERM to "ignore", so only SIGKILL ends the plugin.
 ///

@@ -43,13 +43,33 @@
 //! `close_stdout` (close stdout, read and discard stdin, then `at_eof`) or
 //! `signal` (SIGKILL itself). At stdin EOF: `at_eof`'s `stderr`, its
 //! `delay_ms`, then exit with its `exit` (default 0). Exit statuses are 0–255.
+//!
+//! Both kinds take what the process does around its answers:
+//!
+//! ```json
+//! {"start_delay_ms": 0, "stderr_repeat": 1, "write_chunks": {"bytes": 7, "gap_ms": 1},
+//!  "child": {"ms": 4000, "holds": "stdout", "own_session": false}}
+//! ```
+//!
+//! `start_delay_ms` sleeps before anything else (a slow start: before the
+//! one-shot reads stdin, before the long-lived one's stderr and banner).
+//! `child` starts a `sleep` of `ms` first, holding `none` (default),
+//! `stdout`, `stderr` or `both` of the plugin's pipes, in the plugin's
+//! process group or, with `own_session`, out of it. `stderr_repeat` writes
+//! every stderr text that many times in a row (volume without a huge file).
+//! `write_chunks` cuts every stdout write into writes of `bytes` bytes with
+//! `gap_ms` between them (partial writes, as a slow or unbuffered plugin makes).
 
 use std::collections::HashMap;
 use std::fmt;
 
+use std::time::Duration;
+
 use proctor_conformance::protocol::{Family, Transport};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+
+use super::sleeper::{Holds, Sleeper};
 
 /// A parsed and validated behaviour file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,8 +93,40 @@ pub struct OneShot {
     pub stderr: Vec<u8>,
     /// The exit status with [`OneShotThen::Exit`].
     pub exit: i32,
+    /// Milliseconds to sleep after writing, before `then`.
+    pub linger_ms: u64,
     /// What happens after writing.
     pub then: OneShotThen,
+    /// What the process does around its answer.
+    pub process: Process,
+}
+
+/// What a scripted process does around its answers, whatever its family.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Process {
+    /// Milliseconds to sleep before reading or writing anything.
+    pub start_delay_ms: u64,
+    /// A child started first, left to run on.
+    pub child: Option<Sleeper>,
+    /// How many times each stderr text is written in a row (at least 1).
+    pub stderr_repeat: usize,
+    /// stdout writes cut into pieces, or whole.
+    pub write_chunks: Option<Chunks>,
+}
+
+impl Default for Process {
+    fn default() -> Self {
+        Process { start_delay_ms: 0, child: None, stderr_repeat: 1, write_chunks: None }
+    }
+}
+
+/// stdout written in pieces of `bytes`, `gap_ms` apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunks {
+    /// The size of each write but the last (at least 1).
+    pub bytes: usize,
+    /// Milliseconds between two writes.
+    pub gap_ms: u64,
 }
 
 /// What a one-shot plugin does after writing.
@@ -103,6 +155,8 @@ pub struct LongLived {
     pub on: HashMap<String, Vec<Step>>,
     /// What happens at stdin EOF.
     pub at_eof: AtEof,
+    /// What the process does around its answers.
+    pub process: Process,
 }
 
 /// The answer to one request line.
@@ -197,11 +251,35 @@ struct RawScript {
     // Both.
     stderr: Option<String>,
     stderr_hex: Option<String>,
+    linger_ms: Option<u64>,
+    // Both.
+    start_delay_ms: Option<u64>,
+    child: Option<RawChild>,
+    stderr_repeat: Option<usize>,
+    write_chunks: Option<RawChunks>,
     // Long-lived.
     banner: Option<String>,
     banner_hex: Option<String>,
     on: Option<HashMap<String, Steps>>,
     at_eof: Option<RawAtEof>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawChild {
+    ms: u64,
+    #[serde(default)]
+    holds: Holds,
+    #[serde(default)]
+    own_session: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawChunks {
+    bytes: usize,
+    #[serde(default)]
+    gap_ms: u64,
 }
 
 #[derive(Deserialize)]
@@ -255,12 +333,25 @@ impl RawScript {
     fn validate(self, family: Family) -> Result<Script, String> {
         let long_lived = family.transport() == Transport::LongLivedJsonRpc;
         let stderr = bytes("stderr", self.stderr, self.stderr_hex)?;
+        let process = Process {
+            start_delay_ms: self.start_delay_ms.unwrap_or(0),
+            child: self.child.map(|c| Sleeper { lives: Duration::from_millis(c.ms), holds: c.holds, own_session: c.own_session }),
+            stderr_repeat: match self.stderr_repeat {
+                Some(0) => return Err("stderr_repeat: 0 writes nothing; leave `stderr` out instead (at least 1)".into()),
+                n => n.unwrap_or(1),
+            },
+            write_chunks: match self.write_chunks {
+                Some(RawChunks { bytes: 0, .. }) => return Err("write_chunks.bytes: 0; a write is at least 1 byte".into()),
+                c => c.map(|c| Chunks { bytes: c.bytes, gap_ms: c.gap_ms }),
+            },
+        };
         let one_shot_keys = [
             ("read_stdin", self.read_stdin.is_some()),
             ("delay_ms", self.delay_ms.is_some()),
             ("stdout", self.stdout.is_some() || self.stdout_hex.is_some()),
             ("exit", self.exit.is_some()),
             ("then", self.then.is_some()),
+            ("linger_ms", self.linger_ms.is_some()),
         ];
         let long_lived_keys =
             [("banner", self.banner.is_some() || self.banner_hex.is_some()), ("on", self.on.is_some()), ("at_eof", self.at_eof.is_some())];
@@ -279,7 +370,9 @@ impl RawScript {
                 stdout: text("stdout", self.stdout, self.stdout_hex)?,
                 stderr,
                 exit: status("exit", self.exit)?,
+                linger_ms: self.linger_ms.unwrap_or(0),
                 then,
+                process,
             }));
         }
         let mut on = HashMap::new();
@@ -302,7 +395,7 @@ impl RawScript {
                 delay_ms: raw.delay_ms.unwrap_or(0),
             },
         };
-        Ok(Script::LongLived(LongLived { banner: bytes("banner", self.banner, self.banner_hex)?, stderr, on, at_eof }))
+        Ok(Script::LongLived(LongLived { banner: bytes("banner", self.banner, self.banner_hex)?, stderr, on, at_eof, process }))
     }
 }
 

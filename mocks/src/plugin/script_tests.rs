@@ -29,7 +29,16 @@ fn one_shot_defaults_and_fields() {
     let s = one_shot("{}");
     assert_eq!(
         s,
-        OneShot { read_stdin: true, delay_ms: 0, stdout: Text { bytes: vec![] }, stderr: vec![], exit: 0, then: OneShotThen::Exit }
+        OneShot {
+            read_stdin: true,
+            delay_ms: 0,
+            stdout: Text { bytes: vec![] },
+            stderr: vec![],
+            exit: 0,
+            linger_ms: 0,
+            then: OneShotThen::Exit,
+            process: Process::default()
+        }
     );
     let s = one_shot(r#"{"read_stdin":false,"delay_ms":5,"stdout_hex":"ff0a","stderr":"e","exit":3}"#);
     assert_eq!((s.read_stdin, s.delay_ms, s.exit), (false, 5, 3));
@@ -126,4 +135,33 @@ fn bad_values_are_refused() {
     assert!(e.contains("line 1"), "{e}");
     let e = err(EXEC, "{} x");
     assert!(e.contains("trailing characters"), "{e}");
+}
+
+#[test]
+fn process_fields_for_both_kinds() {
+    let s = one_shot(
+        r#"{"start_delay_ms":9,"linger_ms":4,"stderr_repeat":3,"write_chunks":{"bytes":2,"gap_ms":1},
+            "child":{"ms":1500,"holds":"stdout","own_session":true}}"#,
+    );
+    assert_eq!(s.linger_ms, 4);
+    let want = Process {
+        start_delay_ms: 9,
+        child: Some(Sleeper { lives: Duration::from_millis(1500), holds: Holds::Stdout, own_session: true }),
+        stderr_repeat: 3,
+        write_chunks: Some(Chunks { bytes: 2, gap_ms: 1 }),
+    };
+    assert_eq!(s.process, want);
+    let l = long_lived(r#"{"child":{"ms":10},"write_chunks":{"bytes":1}}"#);
+    assert_eq!(l.process.child, Some(Sleeper { lives: Duration::from_millis(10), holds: Holds::None, own_session: false }));
+    assert_eq!(l.process.write_chunks, Some(Chunks { bytes: 1, gap_ms: 0 }));
+    assert_eq!(l.process.stderr_repeat, 1);
+}
+
+#[test]
+fn process_fields_that_say_nothing_are_refused() {
+    assert!(err(EXEC, r#"{"stderr_repeat":0}"#).contains("stderr_repeat: 0"));
+    assert!(err(EXEC, r#"{"write_chunks":{"bytes":0}}"#).contains("write_chunks.bytes: 0"));
+    assert!(err(EXEC, r#"{"child":{"holds":"stdout"}}"#).contains("missing field `ms`"));
+    assert!(err(EXEC, r#"{"child":{"ms":1,"holds":"stdin"}}"#).contains("unknown variant"));
+    assert!(err(HOOK, r#"{"linger_ms":5}"#).contains("`linger_ms` is for one-shot families"));
 }

@@ -15,7 +15,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::pipe::{LineSource, read_all};
 use super::run::{raw_stdin, raw_stdout, recording};
-use super::script::{AtEof, LongLived, OneShot, OneShotThen, Script, Step, StepThen};
+use super::script::{AtEof, Chunks, LongLived, OneShot, OneShotThen, Script, Step, StepThen};
 
 /// Runs `script` on this process's stdio and returns the exit status (the
 /// caller exits with it). `hang` and `signal` never return.
@@ -29,7 +29,15 @@ pub fn run_script_recording(script: &Script, record: std::fs::File) -> io::Resul
 }
 
 fn play(script: &Script, stdin: Box<dyn Read>) -> i32 {
-    let mut out = Out { stdout: Some(raw_stdout()) };
+    let process = match script {
+        Script::OneShot(s) => &s.process,
+        Script::LongLived(s) => &s.process,
+    };
+    sleep_ms(process.start_delay_ms);
+    if let Some(child) = process.child {
+        child.start();
+    }
+    let mut out = Out { stdout: Some(raw_stdout()), chunks: process.write_chunks, stderr_repeat: process.stderr_repeat };
     match script {
         Script::OneShot(s) => one_shot(s, stdin, &mut out),
         Script::LongLived(s) => long_lived(s, stdin, &mut out),
@@ -47,8 +55,9 @@ fn one_shot(script: &OneShot, stdin: Box<dyn Read>, out: &mut Out) -> i32 {
         b"null".to_vec()
     };
     sleep_ms(script.delay_ms);
-    write_stderr(&script.stderr);
+    out.stderr(&script.stderr);
     out.write(&script.stdout.render(&id));
+    sleep_ms(script.linger_ms);
     match script.then {
         OneShotThen::Exit => script.exit,
         OneShotThen::Hang => hang(),
@@ -61,7 +70,7 @@ fn one_shot(script: &OneShot, stdin: Box<dyn Read>, out: &mut Out) -> i32 {
 }
 
 fn long_lived(script: &LongLived, stdin: Box<dyn Read>, out: &mut Out) -> i32 {
-    write_stderr(&script.stderr);
+    out.stderr(&script.stderr);
     out.write(&script.banner);
     let mut lines = LineSource::careful(stdin);
     let mut line = Vec::new();
@@ -70,7 +79,7 @@ fn long_lived(script: &LongLived, stdin: Box<dyn Read>, out: &mut Out) -> i32 {
     loop {
         match lines.next_line(&mut line) {
             Ok(true) => {}
-            Ok(false) => return at_eof(&script.at_eof),
+            Ok(false) => return at_eof(&script.at_eof, out),
             Err(err) => return failed("failed to read a request from stdin", &err),
         }
         if discarding {
@@ -97,7 +106,7 @@ fn long_lived(script: &LongLived, stdin: Box<dyn Read>, out: &mut Out) -> i32 {
 
 fn play_step(step: &Step, id: &[u8], out: &mut Out) -> StepThen {
     sleep_ms(step.delay_ms);
-    write_stderr(&step.stderr);
+    out.stderr(&step.stderr);
     if !step.write.bytes.is_empty() {
         out.write(&step.write.render(id));
     }
@@ -107,24 +116,52 @@ fn play_step(step: &Step, id: &[u8], out: &mut Out) -> StepThen {
     step.then
 }
 
-fn at_eof(at_eof: &AtEof) -> i32 {
-    write_stderr(&at_eof.stderr);
+fn at_eof(at_eof: &AtEof, out: &mut Out) -> i32 {
+    out.stderr(&at_eof.stderr);
     sleep_ms(at_eof.delay_ms);
     at_eof.exit
 }
 
-/// stdout, until the script closes it.
+/// stdout, until the script closes it, and stderr, as the script writes them.
 struct Out {
     stdout: Option<Box<dyn Write>>,
+    chunks: Option<Chunks>,
+    stderr_repeat: usize,
 }
 
 impl Out {
+    /// One write and flush, or the script's pieces: a write that fails
+    /// (the host closed stdout) ends this one quietly.
     fn write(&mut self, bytes: &[u8]) {
-        if let Some(stdout) = &mut self.stdout
-            && !bytes.is_empty()
-        {
-            let _ = stdout.write_all(bytes).and_then(|()| stdout.flush());
+        let Some(stdout) = &mut self.stdout else { return };
+        let Some(chunks) = self.chunks else {
+            if !bytes.is_empty() {
+                let _ = stdout.write_all(bytes).and_then(|()| stdout.flush());
+            }
+            return;
+        };
+        for (i, piece) in bytes.chunks(chunks.bytes).enumerate() {
+            if i > 0 {
+                sleep_ms(chunks.gap_ms);
+            }
+            if stdout.write_all(piece).and_then(|()| stdout.flush()).is_err() {
+                return;
+            }
         }
+    }
+
+    /// `bytes` to stderr, as many times as the script says.
+    fn stderr(&self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let mut err = io::stderr().lock();
+        for _ in 0..self.stderr_repeat {
+            if err.write_all(bytes).is_err() {
+                return;
+            }
+        }
+        let _ = err.flush();
     }
 
     /// Closes our copy of fd 1 and points fd 1 itself at /dev/null, so the
@@ -135,13 +172,6 @@ impl Out {
         if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
             let _ = rustix::stdio::dup2_stdout(&null);
         }
-    }
-}
-
-fn write_stderr(bytes: &[u8]) {
-    if !bytes.is_empty() {
-        let mut err = io::stderr().lock();
-        let _ = err.write_all(bytes).and_then(|()| err.flush());
     }
 }
 
