@@ -28,6 +28,8 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from . import life
+
 # ----------------------------------------------------------------------------
 # JSON with what Python's json cannot say: duplicate keys, raw number text,
 # raw bytes. A document is a tree of these; `dump` writes it to bytes.
@@ -480,7 +482,7 @@ def render_doc(doc, genes: list[Gene]) -> bytes:
 DOC_GENES = {"top", "key-case", "value-type", "number", "drop-key", "extra-key", "duplicate-key", "nest", "bad-utf8", "escaped-key"}
 TEXT_GENES = {"whitespace", "bom", "after-text", "two-documents"}
 LINE_GENES = {"newline", "crlf", "log-before", "log-after", "no-newline"}
-PROCESS_GENES = {"exit", "stderr", "slow", "hang", "close-early", "crash-mid-line", "no-reply"}
+PROCESS_GENES = {"exit", "stderr", "slow", "hang", "close-early", "crash-mid-line", "no-reply"} | life.LIFE_GENES
 ENVELOPE_GENES = {"id", "jsonrpc", "error-with-result", "error-object", "extra-reply", "reply-notification", "stray-id", "duplicate-reply"}
 
 
@@ -550,7 +552,7 @@ def envelope_tree(doc_text: bytes, genes: list[Gene], error: bool) -> Obj:
             put_member("jsonrpc", Raw(text) if text is not None else None)
         elif name == "error-with-result":
             pairs.append(("result", Raw(b"{}")) if error else ("error", Raw(b'{"code":-32000,"message":"also an error"}')))
-    return Obj(pairs)
+    return Obj((life.envelope_key(k, genes, case_variant), v) for k, v in pairs)
 
 
 def envelope(doc_text: bytes, genes: list[Gene], error: bool) -> bytes:
@@ -699,6 +701,7 @@ def restate(intent: Intent, body: bytes, content_key: str | None) -> Intent:
 def build_oneshot(g: Genome, role: str, r: random.Random) -> Built:
     doc, intent = pk_document(role, g.decision, r)
     body = render_doc(doc, g.genes)
+    body = life.pad(body, g.genes, around=len(stdout_of(body, g.genes, one_shot=True)) - len(body))
     if role == "tool":
         intent = restate(intent, body, "result")
         if intent.decision == "error":
@@ -714,22 +717,26 @@ def build_oneshot(g: Genome, role: str, r: random.Random) -> Built:
         said = restate(intent, body, "selected")
         if isinstance(said.content, list) and all(isinstance(i, str) for i in said.content):
             intent = said
-    reply = line_wrap(body, g.genes, one_shot=True)
-    script = process_step({}, g.genes, reply, one_shot=True)
+    script = process_step({}, g.genes, stdout_of(body, g.genes, one_shot=True), one_shot=True)
     if "then" not in script:
         script.setdefault("exit", 0)
+    life.process(script, g.genes, one_shot=True)
     calls = PK_CALLS[PK_SURFACE[role]]
     intents = [Intent(c, intent.decision, intent.reason, intent.payload, intent.content, intent.has_content, intent.stated) for c in calls]
     cases = [case_for("promptkit-exec", role, i, n) for n, i in enumerate(intents)]
     return Built(script, cases, intents)
 
 
+def stdout_of(body: bytes, genes: list[Gene], one_shot: bool) -> bytes:
+    """What goes to stdout for one reply: the line ending, log and extra lines around it."""
+    return life.extra_lines(line_wrap(body, genes, one_shot), genes)
+
+
 def rpc_step(doc, genes: list[Gene], error: bool = False) -> tuple[dict, bytes]:
     body = envelope(render_doc(doc, [x for x in genes if x[0] in DOC_GENES | TEXT_GENES]), genes, error)
+    body = life.pad(body, genes, around=len(line_wrap(body, genes, one_shot=False)) - len(body))
     names = {x[0] for x in genes}
-    if "two-documents" in names:
-        pass  # applied to the result document already
-    reply = line_wrap(body, genes, one_shot=False)
+    reply = stdout_of(body, genes, one_shot=False)
     if "duplicate-reply" in names:
         reply = reply + reply
     if "stray-id" in names:
@@ -747,6 +754,13 @@ def well_behaved(method: str) -> dict:
     return {"write": '{"jsonrpc":"2.0","id":$ID,"result":{"action":"continue"}}\n'}
 
 
+def long_lived_script(on: dict, genes: list[Gene]) -> dict:
+    script: dict = {"on": on}
+    if banner := life.banner(genes):
+        put(script, "banner", banner)
+    return life.process(script, genes, one_shot=False)
+
+
 def build_picoclaw(g: Genome, r: random.Random) -> Built:
     on: dict = {m: well_behaved(m) for m in ["hook.hello", *PICO_CALLS]}
     on["*"] = {"write": '{"jsonrpc":"2.0","id":$ID,"error":{"code":-32601,"message":"method not found"}}\n'}
@@ -760,7 +774,7 @@ def build_picoclaw(g: Genome, r: random.Random) -> Built:
         doc, intent = pico_document(g.bent, g.decision)
         on[g.bent] = rpc_step(doc, g.genes)[0]
         intents[g.bent] = restate(intent, render_doc(doc, g.genes), None)
-    script = {"on": on}
+    script = long_lived_script(on, g.genes)
     ordered = [intents[m] for m in PICO_CALLS]
     cases = [case_for("picoclaw-hook", "", i, n) for n, i in enumerate(ordered)]
     return Built(script, cases, ordered)
@@ -789,7 +803,7 @@ def build_server(g: Genome, r: random.Random) -> Built:
         said = standard_reading(render_doc(to_tree(content), g.genes))
         intent = Intent("tool", "result", content=content if said is UNREADABLE else said, has_content=True)
         step, _ = rpc_step(to_tree(content), g.genes)
-    script = {"on": {"execute": step, "*": {"write": '{"jsonrpc":"2.0","id":$ID,"error":{"code":-32601,"message":"method not found"}}\n'}}}
+    script = long_lived_script({"execute": step, "*": {"write": '{"jsonrpc":"2.0","id":$ID,"error":{"code":-32601,"message":"method not found"}}\n'}}, g.genes)
     intents = [Intent("tool", intent.decision, intent.reason, None, intent.content, intent.has_content) for _ in range(3)]
     cases = [{"name": f"intent {n}: execute {intent.decision}", "expect": {"decision": intent.decision}} for n in range(1)]
     return Built(script, cases, intents)
@@ -843,6 +857,7 @@ def draw(target: str, seed: int) -> Genome:
     if family != "promptkit-exec":
         genes += draw_envelope_genes(r)
     genes += draw_process_genes(r, family != "promptkit-exec")
+    genes += life.draw(seed, family, one_shot=family == "promptkit-exec")
     return effective(one_of_a_kind(Genome(target, seed, bent, decision, genes)))
 
 

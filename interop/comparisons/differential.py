@@ -18,13 +18,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import runok_genome
+from . import life, runok_genome
 from .behaviours import FAMILIES, PK_SURFACE, PICO_CALLS, RUNOK, Built, Genome, Intent, build, draw
 from .runtime import LEFTOVER_MARK, ROOT, Comparison, Tools, kill_marked, run
 
 PROFILES = {"picoclaw-hook": "picoclaw@cf67dd3", "promptkit-exec": "promptkit@86d9f36", "promptkit-server": "promptkit@86d9f36", RUNOK: "runok@0.3.1"}
-# Every deadline on both sides, so a hang costs seconds, not minutes.
-DEADLINE_MS = 2000
+# Every deadline on both sides, so a hang costs seconds, not minutes (life.py's genes straddle it).
+DEADLINE_MS = life.DEADLINE_MS
+# How far past the deadline a call may end on a loaded machine before it is late.
+LATE_MS = 1000
 REGRESSIONS = ROOT / "interop" / "differential" / "regressions"
 
 
@@ -114,7 +116,7 @@ def drive(tools: Tools, target: str, script: Path) -> list[dict]:
         raise SystemExit(f"driver failed (exit {out.returncode}): {' '.join(cmd)}\n{out.stderr[-2000:]}")
     lines = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
     lines.append({"step": "log", "text": out.stderr})
-    left = kill_marked(mark)
+    left = kill_marked(mark, grace=0.3)
     if left:
         lines.append({"step": "leftover", "processes": left})
     return lines
@@ -149,6 +151,11 @@ def reached(target: str, intents: list[Intent], lines: list[dict]) -> tuple[bool
             return False, f"runtime event: hook error {line['hook_error']}"
         if line.get("step") == "close" and "signal" in str(line.get("error") or ""):
             return False, f"at close: {line['error']}"
+        if line.get("elapsed_ms", 0) > DEADLINE_MS + LATE_MS and "step" not in line:
+            # The runtime got the answer only after its own deadline: a tool call held by a
+            # child on the plugin's pipes (PromptKit's cmd.Run waits for them, past the
+            # context's deadline) leaves the agent waiting as long as the child lives.
+            return False, f"a call took {line['elapsed_ms']} ms, past the runtime's {DEADLINE_MS} ms deadline"
         if line.get("step") == "log" and "unsupported action" in line.get("text", ""):
             # PicoClaw discarded the hook's answer and went on as if it had said nothing.
             return False, "the hook's action is unsupported at its stage: PicoClaw discarded the answer"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 
+from . import life
 from .behaviours import (
     DOC_GENES,
     TEXT_GENES,
@@ -37,11 +38,11 @@ from .behaviours import (
     dump,
     envelope_tree,
     keys_of,
-    line_wrap,
     obj,
     pairs_of,
     process_step,
     render_doc,
+    stdout_of,
     standard_reading,
 )
 
@@ -128,7 +129,8 @@ def build(g: Genome) -> Built:
     for gene in g.genes:
         if gene[0] in TEXT_GENES:
             text = apply_text_gene(text, gene)
-    reply = line_wrap(text, g.genes, one_shot=True)
+    text = life.pad(text, g.genes, around=len(stdout_of(text, g.genes, one_shot=True)) - len(text))
+    reply = stdout_of(text, g.genes, one_shot=True)
     names = {x[0] for x in g.genes}
     # What a second JSON-RPC reply on stdout does to a one-shot reader.
     if "duplicate-reply" in names:
@@ -140,6 +142,7 @@ def build(g: Genome) -> Built:
     script = process_step({}, g.genes, reply, one_shot=True)
     if "then" not in script:
         script.setdefault("exit", 0)
+    life.process(script, g.genes, one_shot=True)
     meant = restate(intent, render_result(doc, g.genes))
     case = {"name": f"intent 0: {CALL} {meant.decision}", "expect": {"decision": meant.decision}}
     return Built(script, [case], [meant])
@@ -161,6 +164,7 @@ def draw(seed: int, r: random.Random) -> Genome:
     genes += draw_framing_genes(r, False)
     genes += draw_envelope_genes(r)
     genes += draw_process_genes(r, False)
+    genes += life.draw(seed, TARGET, one_shot=True)
     return Genome(TARGET, seed, CALL, decision, genes)
 
 

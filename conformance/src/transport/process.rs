@@ -350,6 +350,13 @@ impl PluginProcess {
         let mut leftover = self.leftovers(group.as_ref()).await;
         self.note_escaped(group.as_ref());
         if !self.escaped.is_empty() {
+            // As in the group: a child that ends within the leak window (a short job the
+            // plugin started in a session of its own) was not left behind.
+            let until = Instant::now() + self.deadlines.leak_window;
+            settle(until, || tree::still_running(&self.escaped).is_empty()).await;
+            self.escaped = tree::still_running(&self.escaped);
+        }
+        if !self.escaped.is_empty() {
             let plugin_group = group.as_ref().map_or(0, ProcessGroup::leader);
             let escaped: Vec<String> = self.escaped.iter().map(|p| p.describe(plugin_group)).collect();
             tree::kill_and_reap(&std::mem::take(&mut self.escaped));

@@ -214,6 +214,12 @@ pub fn adopted_orphans() -> Vec<Proc> {
     with_cmdlines(without_inherited(&table, out))
 }
 
+/// Those of `procs` still running (not ended, not a zombie waiting to be reaped).
+pub fn still_running(procs: &[Proc]) -> Vec<Proc> {
+    let live = self::procs(procs.iter().map(|p| p.pid));
+    procs.iter().filter(|p| live.iter().any(|l| l.pid == p.pid)).cloned().collect()
+}
+
 /// Ends `strays` (what [`adopted_orphans`] found) and describes each for a report.
 pub fn end_adopted(strays: &[Proc]) -> Vec<String> {
     kill_and_reap(strays);
