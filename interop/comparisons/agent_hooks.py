@@ -44,16 +44,23 @@ GENES = ["banner", "trailer", "no-event-name", "wrong-event-name", "echo-key", "
          "exit1", "bom", "pretty", "crlf", "stderr-noise", "two-docs", "number-reason", "misplaced", "lone-surrogate"]
 
 
+# What a hook may lean on in the world the agent runs it in (interop/agents/world_gate.py):
+# the agent's variables, its folder, the transcript, state kept per session.
+WORLDS = ["project-dir", "cwd", "transcript", "session"]
+WORLD_GATE = AGENTS_DIR / "world_gate.py"
+
+
 @dataclass
 class Hook:
     event: str
     intent: str
     channel: str
     genes: list[str] = field(default_factory=list)
+    world: str = ""  # one of WORLDS, or nothing to lean on
 
     @property
     def name(self) -> str:
-        return f"{self.event}/{self.intent}/{self.channel}" + "".join(f"+{g}" for g in self.genes)
+        return f"{self.event}/{self.intent}/{self.channel}" + "".join(f"+{g}" for g in self.genes) + (f"+world:{self.world}" if self.world else "")
 
     def answer(self) -> tuple[bytes, bytes, int]:
         """The hook's stdout, stderr and exit status."""
@@ -115,7 +122,9 @@ class Hook:
         return {"block": "block", "allow": "allow"}.get(self.intent, "proceed")
 
 
-def draw(rng: random.Random) -> Hook:
+def draw(rng: random.Random, world: random.Random | None = None) -> Hook:
+    """A hook; `world` (a stream of its own, so a seed drawn before the world genes
+    existed draws the same hook) decides what in the world it leans on."""
     event = rng.choice(list(INTENTS))
     intent = rng.choice(INTENTS[event])
     channel = {
@@ -126,7 +135,8 @@ def draw(rng: random.Random) -> Hook:
         "proceed": rng.choice(["silent", "empty-json", "plain", "continue"]),
     }[intent]
     genes = rng.sample(GENES, k=rng.choice([0, 0, 1, 1, 2]))
-    return Hook(event, intent, channel, sorted(genes))
+    leans = world.choice(WORLDS) if world is not None and world.random() < 0.35 else ""
+    return Hook(event, intent, channel, sorted(genes), leans)
 
 
 # The event's fields as agent_host's scripted conversation makes the agent send them, so that a
@@ -151,7 +161,16 @@ def write_hook(work: Path, hook: Hook) -> Path:
     (work / "stdout.bin").write_bytes(out)
     (work / "stderr.bin").write_bytes(err)
     script = work / "hook.sh"
-    script.write_text(f'cat >/dev/null\ncat "{work}/stdout.bin"\ncat "{work}/stderr.bin" >&2\nexit {code}\n')
+    answer = f'cat "{work}/stdout.bin"\ncat "{work}/stderr.bin" >&2\nexit {code}\n'
+    if not hook.world:
+        script.write_text("cat >/dev/null\n" + answer)
+    else:
+        # The answer only where what the hook leans on is there (exit 3: a session seen before, say nothing).
+        script.write_text(
+            f'payload=$(mktemp "{work}/payload.XXXXXX"); cat > "$payload"\n'
+            f'python3 "{WORLD_GATE}" {hook.world} "$payload" "{work}/state"; rc=$?\n'
+            'rm -f "$payload"\n[ $rc -eq 3 ] && exit 0\n[ $rc -eq 0 ] || exit 1\n' + answer
+        )
     cases_file(work / "cases.yaml", hook.name, hook.event, hook.decision())
     (work / "hook.json").write_text(json.dumps(hook.__dict__))
     return script
@@ -266,8 +285,8 @@ def agents_installed() -> bool:
 
 def agents(proctor: str, pool, count: int, seed: int, work: Path) -> list[Comparison]:
     """`count` drawn hooks, each through both agents."""
-    rng = random.Random(seed)
-    hooks = [draw(rng) for _ in range(count)]
+    rng, world = random.Random(seed), random.Random(f"world-{seed}")
+    hooks = [draw(rng, world) for _ in range(count)]
     jobs = [(agent, i, h) for i, h in enumerate(hooks) for agent in ("claude-code", "codex")]
     return list(pool.map(lambda j: compare(proctor, j[0], j[2], work / f"{j[1]:03}-{j[0]}"), jobs))
 
