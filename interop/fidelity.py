@@ -103,7 +103,7 @@ from comparisons.agent_hooks import AGENTS_DIR, agents_installed
 from comparisons.agent_hooks import agents as agent_hooks
 from comparisons.agent_hooks import heldout as agent_heldout
 from comparisons.agent_hooks import payloads as agent_payloads
-from comparisons.differential import REGRESSIONS, differential, kept, regressions
+from comparisons.differential import REGRESSIONS, differential, kept_files, regressions
 from comparisons.faults import faults
 from comparisons.runtime import ROOT, TARGETS, Comparison, Tools
 from comparisons.sdk import BEHAVIOURS, ScenarioError, opens_a_pack, scenario_files, sdk
@@ -205,7 +205,7 @@ def main() -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
     families = args.family or list(FAMILIES)
     kept_dir = Path(args.replay) if args.replay else REGRESSIONS
-    whole = plan.build(kinds, targets, bool(args.target), seed, args.cases, families, kept(kept_dir), args.agent_hooks)
+    whole = plan.build(kinds, targets, bool(args.target), seed, args.cases, families, kept_files(kept_dir), args.agent_hooks)
     mine = whole.slice(k, n)
     ident = identity(whole, seed, args.cases, families, kinds, args.agent_hooks, args.only, args.target, args.scenario, commit())
     if args.shard:

@@ -26,6 +26,7 @@ PROFILES = {"picoclaw-hook": "picoclaw@cf67dd3", "promptkit-exec": "promptkit@86
 # Every deadline on both sides, so a hang costs seconds, not minutes.
 DEADLINE_MS = 2000
 REGRESSIONS = ROOT / "interop" / "differential" / "regressions"
+SEED_STRIDE = 1_000_003  # genome i of a family is drawn from seed * SEED_STRIDE + i (the plan of a sharded run names it so)
 
 
 # One turn as PicoClaw runs it, with the runtime event where it fires (a
@@ -320,7 +321,7 @@ def regression(g: Genome, o: Outcome) -> dict:
     }
 
 
-def kept(directory: Path = REGRESSIONS) -> list[Path]:
+def kept_files(directory: Path = REGRESSIONS) -> list[Path]:
     """The cases kept in `directory`, in the order a run takes them (the plan of a sharded run names them)."""
     return sorted(p for p in directory.glob("*.json") if not p.name.endswith(".script.json")) if directory.exists() else []
 
@@ -332,7 +333,7 @@ def regressions(tools: Tools, pool, rerecord: bool = False, directory: Path = RE
     Go). `rerecord` writes each file anew from its genome instead.
     `directory` replays another folder of such cases (a `--found` one);
     `picked` names the files to run (a slice of a sharded run), None all."""
-    files = [p for p in kept(directory) if picked is None or p.name in picked]
+    files = [p for p in kept_files(directory) if picked is None or p.name in picked]
 
     def one(path: Path) -> Comparison:
         kept = json.loads(path.read_text())
@@ -367,7 +368,7 @@ def differential(
     out: list[Comparison] = []
     for family in families:
         targets = FAMILIES[family]
-        genomes = [draw(targets[i % len(targets)], seed * 1_000_003 + i) for i in range(cases) if picked is None or (family, i) in picked]
+        genomes = [draw(targets[i % len(targets)], seed * SEED_STRIDE + i) for i in range(cases) if picked is None or (family, i) in picked]
         start = time.monotonic()
         done = [0]
 

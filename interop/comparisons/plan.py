@@ -35,13 +35,12 @@ from . import agent_hooks
 from .behaviours import FAMILIES
 from .boundaries import PAIRS as BOUNDARY_PAIRS
 from .cases import EXAMPLES
+from .differential import SEED_STRIDE
 from .runtime import Target
 from .timing import PAIRS as TIMING_PAIRS
 
 # The kinds a run can compare, in the order a run takes them.
 KINDS = ["wire", "fault", "case", "state", "tools", "boundary", "timing", "sdk", "differential", "agents", "world"]
-# What a genome's seed is made of (differential.py draws genome i of a family with seed * SEED_STRIDE + i).
-SEED_STRIDE = 1_000_003
 
 
 @dataclass(frozen=True)

@@ -26,14 +26,14 @@ sys.path.insert(0, str(INTEROP))
 
 from comparisons import agent_hooks, plan, verdict  # noqa: E402
 from comparisons.behaviours import FAMILIES, draw  # noqa: E402
-from comparisons.differential import REGRESSIONS, Outcome, comparison, kept  # noqa: E402
+from comparisons.differential import REGRESSIONS, SEED_STRIDE, Outcome, comparison, kept_files  # noqa: E402
 from comparisons.runtime import TARGETS, Comparison  # noqa: E402
 
 ALL = set(plan.KINDS)
 
 
 def whole_plan(kinds=ALL, targets=TARGETS, seed=7, cases=12, families=None, hooks=5) -> plan.Plan:
-    return plan.build(set(kinds), targets, targets is not TARGETS, seed, cases, families or list(FAMILIES), kept(REGRESSIONS), hooks)
+    return plan.build(set(kinds), targets, targets is not TARGETS, seed, cases, families or list(FAMILIES), kept_files(REGRESSIONS), hooks)
 
 
 @dataclass
@@ -157,11 +157,11 @@ class Owners(unittest.TestCase):
         seed = 7
         for family, names in FAMILIES.items():
             for i in range(20):
-                g = draw(names[i % len(names)], seed * 1_000_003 + i)
+                g = draw(names[i % len(names)], seed * SEED_STRIDE + i)
                 for label, o in ((f"seed {g.seed}", Outcome(True, [], True, "")), (f"seed {g.seed} shrunk to", Outcome(True, [], False, "x"))):
                     c = comparison(g, o, label)
                     self.assertEqual([u.id for u in whole.owners(f"{c.kind} {c.id}")], [f"differential {family} {i}"])
-        for path in kept(REGRESSIONS)[:5]:
+        for path in kept_files(REGRESSIONS)[:5]:
             self.assertEqual([u.id for u in whole.owners(f"differential regression {path.name} picoclaw-hook * deny []")], [f"differential regression {path.name}"])
         import random
 
