@@ -266,12 +266,17 @@ def agents_installed() -> bool:
     return all((AGENTS_DIR / "node_modules" / ".bin" / b).exists() for b in ("claude", "codex"))
 
 
+def drawn(count: int, seed: int) -> list[Hook]:
+    """The `count` hooks a run draws from `seed`, in order (the plan of a sharded run names them from here too)."""
+    rng = random.Random(seed)
+    return [draw(rng) for _ in range(count)]
+
+
 def agents(proctor: str, pool, count: int, seed: int, work: Path, picked: set[int] | None = None) -> list[Comparison]:
     """`count` drawn hooks, each through both agents; `picked` names the
     indices to run (a slice of a sharded run), None all. Every hook is drawn
     either way: hook i is the same in every slice."""
-    rng = random.Random(seed)
-    hooks = [draw(rng) for _ in range(count)]
+    hooks = drawn(count, seed)
     jobs = [(agent, i, h) for i, h in enumerate(hooks) if picked is None or i in picked for agent in AGENTS]
     return list(pool.map(lambda j: compare(proctor, j[0], j[2], work / f"{j[1]:03}-{j[0]}"), jobs))
 

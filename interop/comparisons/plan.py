@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,9 +147,7 @@ def build(
         # A hook, hand-written or drawn, is one unit through both agents.
         for entry in json.loads(heldout.read_text()):
             add("agents-heldout", entry["file"], f"agents held-out {entry['file']}", *(f"agents {agent}: held-out {entry['file']}" for agent in agent_hooks.AGENTS))
-        rng = random.Random(seed)
-        for i in range(agent_hooks_count):
-            hook = agent_hooks.draw(rng)
+        for i, hook in enumerate(agent_hooks.drawn(agent_hooks_count, seed)):
             add("agents-hook", i, f"agents hook {i}", *(f"agents {agent}: {hook.name}" for agent in agent_hooks.AGENTS))
     if "world" in kinds and every:
         add("world", None, "world", "world")

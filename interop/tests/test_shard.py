@@ -163,11 +163,7 @@ class Owners(unittest.TestCase):
                     self.assertEqual([u.id for u in whole.owners(f"{c.kind} {c.id}")], [f"differential {family} {i}"])
         for path in kept_files(REGRESSIONS)[:5]:
             self.assertEqual([u.id for u in whole.owners(f"differential regression {path.name} picoclaw-hook * deny []")], [f"differential regression {path.name}"])
-        import random
-
-        rng = random.Random(seed)
-        for i in range(6):
-            hook = agent_hooks.draw(rng)
+        for i, hook in enumerate(agent_hooks.drawn(6, seed)):
             owners = {u.id for u in whole.owners(f"agents codex: {hook.name}")}
             self.assertIn(f"agents hook {i}", owners)
         self.assertEqual([u.id for u in whole.owners("verify promptkit-exec/tool")], ["wire promptkit-exec/tool"])
