@@ -3,9 +3,11 @@
 # and FIDELITY.md). Builds the two Go drivers from the runtimes' published
 # modules, then compares. Usage, from anywhere:
 #
-#   interop/fidelity.sh [--only wire|fault|case|state|tools|differential] [--target NAME] [--verbose]
+#   interop/fidelity.sh [--only wire|fault|case|state|tools|boundary|timing|sdk|differential|agents|world] [--target NAME] [--verbose]
 #   interop/fidelity.sh --only differential [--cases N] [--seed S] [--family F] [--found DIR]
 #   interop/fidelity.sh --scenario my-scenario.yaml   (your pack scenario through the real SDK)
+#   interop/fidelity.sh --seed S --shard K/N --report slice-K.json   (slice K of N of one run, on a machine of its own)
+#   interop/fidelity.py --merge slice-*.json   (the slices judged as the whole run; needs no Go, no drivers)
 #
 # PROCTOR_BIN: the proctor binary (default: target/release/proctor, built if missing).
 # PROCTOR_PYTHON: a Python 3.11+ with PyYAML (default: python3).

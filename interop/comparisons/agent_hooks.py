@@ -30,6 +30,7 @@ AGENTS_DIR = ROOT / "interop" / "agents"
 AGENT_HOST = AGENTS_DIR / "agent_host.py"
 PROFILES = {"claude-code": "claude-code@2.1.332", "codex": "codex@0.171.0"}
 FAMILIES = {"claude-code": "claude-code-hook", "codex": "codex-hook"}
+AGENTS = ("claude-code", "codex")  # each hook goes through both, in this order
 INTENTS = {
     "PreToolUse": ["proceed", "block", "block", "allow", "context"],
     "PostToolUse": ["proceed", "block", "context"],
@@ -253,10 +254,11 @@ def compare_written(proctor: str, agent: str, entry: dict, work: Path) -> Compar
     return judged(proctor, agent, hook, script, label, entry.get("reason_or_context"), f"; planted bug: {entry['bug']}")
 
 
-def heldout(proctor: str, pool, manifest: Path, work: Path) -> list[Comparison]:
-    """Every hand-written hook of `manifest`, through both agents."""
+def heldout(proctor: str, pool, manifest: Path, work: Path, picked: set[str] | None = None) -> list[Comparison]:
+    """Every hand-written hook of `manifest`, through both agents; `picked`
+    names the files to run (a slice of a sharded run), None all."""
     entries = json.loads(manifest.read_text())
-    jobs = [(agent, e) for e in entries for agent in ("claude-code", "codex")]
+    jobs = [(agent, e) for e in entries if picked is None or e["file"] in picked for agent in AGENTS]
     return list(pool.map(lambda j: compare_written(proctor, j[0], j[1], work / f"heldout-{j[1]['file']}-{j[0]}"), jobs))
 
 
@@ -283,11 +285,18 @@ def agents_installed() -> bool:
     return all((AGENTS_DIR / "node_modules" / ".bin" / b).exists() for b in ("claude", "codex"))
 
 
-def agents(proctor: str, pool, count: int, seed: int, work: Path) -> list[Comparison]:
-    """`count` drawn hooks, each through both agents."""
+def drawn(count: int, seed: int) -> list[Hook]:
+    """The `count` hooks a run draws from `seed`, in order (the plan of a sharded run names them from here too)."""
     rng, world = random.Random(seed), random.Random(f"world-{seed}")
-    hooks = [draw(rng, world) for _ in range(count)]
-    jobs = [(agent, i, h) for i, h in enumerate(hooks) for agent in ("claude-code", "codex")]
+    return [draw(rng, world) for _ in range(count)]
+
+
+def agents(proctor: str, pool, count: int, seed: int, work: Path, picked: set[int] | None = None) -> list[Comparison]:
+    """`count` drawn hooks, each through both agents; `picked` names the
+    indices to run (a slice of a sharded run), None all. Every hook is drawn
+    either way: hook i is the same in every slice."""
+    hooks = drawn(count, seed)
+    jobs = [(agent, i, h) for i, h in enumerate(hooks) if picked is None or i in picked for agent in AGENTS]
     return list(pool.map(lambda j: compare(proctor, j[0], j[2], work / f"{j[1]:03}-{j[0]}"), jobs))
 
 

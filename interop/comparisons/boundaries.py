@@ -69,7 +69,10 @@ def neighbour_decision(pair: tuple) -> str:
     return pair[6] if len(pair) > 6 else NEIGHBOUR_DECISION.get(name, decision)
 
 
-def boundaries(tools: Tools, pool) -> list[Comparison]:
+def boundaries(tools: Tools, pool, picked: set[int] | None = None) -> list[Comparison]:
+    """Every pair, or those at the indices `picked` (a slice of a sharded run):
+    a pair's genomes take their seed from its index, so it is the same in any slice."""
+
     def one(job) -> Comparison:
         n, pair = job
         name, target, bent, decision, tolerated, neighbour = pair[:6]
@@ -80,4 +83,4 @@ def boundaries(tools: Tools, pool) -> list[Comparison]:
         detail = f"tolerated {tolerated}: {said(inside)}; neighbour {neighbour}: {said(outside)}"
         return Comparison("boundary", f"{name} {target} {bent}", holds, detail)
 
-    return list(pool.map(one, enumerate(PAIRS)))
+    return list(pool.map(one, [(n, pair) for n, pair in enumerate(PAIRS) if picked is None or n in picked]))

@@ -28,6 +28,7 @@ DEADLINE_MS = life.DEADLINE_MS
 # How far past the deadline a call may end on a loaded machine before it is late.
 LATE_MS = 1000
 REGRESSIONS = ROOT / "interop" / "differential" / "regressions"
+SEED_STRIDE = 1_000_003  # genome i of a family is drawn from seed * SEED_STRIDE + i (the plan of a sharded run names it so)
 
 
 # One turn as PicoClaw runs it, with the runtime event where it fires (a
@@ -327,13 +328,19 @@ def regression(g: Genome, o: Outcome) -> dict:
     }
 
 
-def regressions(tools: Tools, pool, rerecord: bool = False, directory: Path = REGRESSIONS) -> list[Comparison]:
+def kept_files(directory: Path = REGRESSIONS) -> list[Path]:
+    """The cases kept in `directory`, in the order a run takes them (the plan of a sharded run names them)."""
+    return sorted(p for p in directory.glob("*.json") if not p.name.endswith(".script.json")) if directory.exists() else []
+
+
+def regressions(tools: Tools, pool, rerecord: bool = False, directory: Path = REGRESSIONS, picked: set[str] | None = None) -> list[Comparison]:
     """The shrunk cases kept from earlier runs: the runtime's outcome is run
     again, not trusted, and must still be what the file recorded (which is
     what harness/tests/differential_regressions.rs holds proctor to without
     Go). `rerecord` writes each file anew from its genome instead.
-    `directory` replays another folder of such cases (a `--found` one)."""
-    files = sorted(p for p in directory.glob("*.json") if not p.name.endswith(".script.json")) if directory.exists() else []
+    `directory` replays another folder of such cases (a `--found` one);
+    `picked` names the files to run (a slice of a sharded run), None all."""
+    files = [p for p in kept_files(directory) if picked is None or p.name in picked]
 
     def one(path: Path) -> Comparison:
         kept = json.loads(path.read_text())
@@ -359,11 +366,16 @@ def comparison(g: Genome, o: Outcome, label: str) -> Comparison:
     return Comparison("differential", f"{label} {g.target} {g.bent} {g.decision} {genes}", o.agree, f"proctor: {said}; the runtime {did}")
 
 
-def differential(tools: Tools, pool, families: list[str], cases: int, seed: int, found_dir: Path | None, do_shrink: bool = True) -> list[Comparison]:
+def differential(
+    tools: Tools, pool, families: list[str], cases: int, seed: int, found_dir: Path | None, do_shrink: bool = True, picked: set[tuple[str, int]] | None = None
+) -> list[Comparison]:
+    """`cases` plugins per family, drawn from `seed`; `picked` names the
+    (family, index) of those to run (a slice of a sharded run), None all.
+    A disagreement is shrunk where it was found."""
     out: list[Comparison] = []
     for family in families:
         targets = FAMILIES[family]
-        genomes = [draw(targets[i % len(targets)], seed * 1_000_003 + i) for i in range(cases)]
+        genomes = [draw(targets[i % len(targets)], seed * SEED_STRIDE + i) for i in range(cases) if picked is None or (family, i) in picked]
         start = time.monotonic()
         done = [0]
 
@@ -372,7 +384,7 @@ def differential(tools: Tools, pool, families: list[str], cases: int, seed: int,
             done[0] += 1
             if done[0] % 50 == 0:
                 rate = done[0] / max(0.001, time.monotonic() - start)
-                print(f"differential: {family} {done[0]}/{cases} ({rate:.1f}/s)", file=__import__("sys").stderr, flush=True)
+                print(f"differential: {family} {done[0]}/{len(genomes)} ({rate:.1f}/s)", file=__import__("sys").stderr, flush=True)
             return g, o
 
         results = list(pool.map(one, genomes))
@@ -403,5 +415,5 @@ def differential(tools: Tools, pool, families: list[str], cases: int, seed: int,
                     f"\n          replay: proctor certify --protocol {family}{roles} --profile {kept['profile']} --cases {cases_file} -- {plugin}"
                     f"\n          keep it: cp {stem.with_suffix('.json')} interop/differential/regressions/"
                 )
-        print(f"differential: {family}: {cases} cases in {time.monotonic() - start:.0f} s", file=__import__("sys").stderr, flush=True)
+        print(f"differential: {family}: {len(genomes)} cases in {time.monotonic() - start:.0f} s", file=__import__("sys").stderr, flush=True)
     return out

@@ -236,8 +236,9 @@ def judge(pair: Pair, lines: list[dict]) -> str:
     return ""
 
 
-def timing(tools: Tools, pool) -> list[Comparison]:
-    jobs = [(pair, side, p) for pair in PAIRS for side, ps in (("inside", pair.inside), ("outside", pair.outside)) for p in ps]
+def timing(tools: Tools, pool, pairs: list[Pair] = PAIRS) -> list[Comparison]:
+    """Every pair, or `pairs` (a slice of a sharded run)."""
+    jobs = [(pair, side, p) for pair in pairs for side, ps in (("inside", pair.inside), ("outside", pair.outside)) for p in ps]
     # Each plugin twice (the runtime, proctor), as jobs of their own: the longest first.
     work = sorted([(n, kind) for n in range(len(jobs)) for kind in ("runtime", "proctor")], key=lambda w: -((jobs[w[0]][2].cost or jobs[w[0]][2].secs) if w[1] == "proctor" else jobs[w[0]][2].secs))
 
@@ -255,7 +256,7 @@ def timing(tools: Tools, pool) -> list[Comparison]:
 
     out = []
     ids = set()
-    for pair in PAIRS:
+    for pair in pairs:
         mine = [(side, p, seen[n]) for n, (q, side, p) in enumerate(jobs) if q is pair]
         holds = all(s.agree and s.reached == (side == "inside") for side, _, s in mine)
         parts = []
