@@ -25,6 +25,8 @@ from .runtime import LEFTOVER_MARK, ROOT, Comparison, Tools, kill_marked, run
 PROFILES = {"picoclaw-hook": "picoclaw@cf67dd3", "promptkit-exec": "promptkit@86d9f36", "promptkit-server": "promptkit@86d9f36", RUNOK: "runok@0.3.1"}
 # Every deadline on both sides, so a hang costs seconds, not minutes (life.py's genes straddle it).
 DEADLINE_MS = life.DEADLINE_MS
+# PicoClaw's hello: no bound in production, 30 s under a config reload (proctor's startup deadline there).
+HELLO_MS = 30_000
 # How far past the deadline a call may end on a loaded machine before it is late.
 LATE_MS = 1000
 REGRESSIONS = ROOT / "interop" / "differential" / "regressions"
@@ -94,7 +96,8 @@ def drive(tools: Tools, target: str, script: Path) -> list[dict]:
     mark = f"{LEFTOVER_MARK}=diff-{script.stem}"
     if family == "picoclaw-hook":
         d = str(DEADLINE_MS)
-        cmd = [tools.picoclaw_host, "--interceptor-timeout-ms", d, "--approval-timeout-ms", d, "--hello-timeout-ms", d]
+        # hook.hello has no deadline in production; proctor waits 30 s (a config reload's bound), and so does the driver.
+        cmd = [tools.picoclaw_host, "--interceptor-timeout-ms", d, "--approval-timeout-ms", d, "--hello-timeout-ms", str(HELLO_MS)]
         calls = script.with_suffix(".calls.jsonl")
         # Two turns: PicoClaw never restarts a hook, so one that dies after
         # answering is seen to break the next turn.
@@ -150,6 +153,10 @@ def reached(target: str, intents: list[Intent], lines: list[dict]) -> tuple[bool
             return False, f"the runtime could not start the hook: {line.get('error')}"
         if line.get("step") == "notify" and line.get("hook_error"):
             return False, f"runtime event: hook error {line['hook_error']}"
+        if line.get("step") == "close" and family == "promptkit-server" and line.get("elapsed_ms", 0) > DEADLINE_MS + LATE_MS:
+            # ServerExecutor.Close waits 2 s for the exit, kills the leader, then waits for its
+            # pipes (cmd.Wait, no WaitDelay): a child holding stderr holds the runtime's shutdown.
+            return False, f"the runtime's shutdown took {line['elapsed_ms']} ms: a process of the plugin's held its pipes"
         if line.get("step") == "close" and "signal" in str(line.get("error") or ""):
             return False, f"at close: {line['error']}"
         if line.get("elapsed_ms", 0) > DEADLINE_MS + LATE_MS and "step" not in line:

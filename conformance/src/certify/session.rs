@@ -169,7 +169,12 @@ impl Session {
                     if self.family == Family::PicoclawHook && self.profile.go_json_replies() {
                         match super::go_envelope::picoclaw_delivered_to(&msg.raw) {
                             Some(to) if to == id => {}
-                            None if self.fencing_notification && matches!(parse_envelope(&msg.value).id, Id::Null | Id::Absent) => {}
+                            // A reply without an id answers the notification; a line that is no
+                            // reply at all (`{}`, neither result nor error) is a stray PicoClaw drops.
+                            None if self.fencing_notification && {
+                                let e = parse_envelope(&msg.value);
+                                matches!(e.id, Id::Null | Id::Absent) && !matches!(e.body, ReplyBody::Neither)
+                            } => {}
                             Some(earlier) if self.answered.contains(&earlier) => {
                                 // Dropped by PicoClaw, and still a finding (tolerated there).
                                 rec.fail(

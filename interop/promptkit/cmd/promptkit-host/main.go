@@ -78,7 +78,8 @@ Options:
 
 Output: one JSON line per call:
   {"index","surface","phase"(hooks),"outcome","error","elapsed_ms"[,"logged"]}
-then, for server-tool, {"step":"close","error"} after ServerExecutor.Close.
+then, for server-tool, {"step":"close","error","elapsed_ms"} after ServerExecutor.Close
+(elapsed_ms: how long Close itself took).
 "logged" holds the warnings PromptKit logged during the call (runtime/logger).
 Exit status: 0 when the calls ran (a failing plugin is data), 2 on usage errors.
 `
@@ -200,10 +201,13 @@ func run(argv []string) int {
 		}{i, *surfaceName, c.phase, outcome, errText, elapsed, logs.take()})
 	}
 	if s.close != nil {
+		start := time.Now()
+		err := errString(s.close())
 		_ = out.Encode(struct {
-			Step  string  `json:"step"`
-			Error *string `json:"error"`
-		}{"close", errString(s.close())})
+			Step      string  `json:"step"`
+			Error     *string `json:"error"`
+			ElapsedMs int64   `json:"elapsed_ms"`
+		}{"close", err, time.Since(start).Milliseconds()})
 	}
 	return 0
 }
