@@ -193,3 +193,46 @@ for n, line in enumerate(sys.stdin):
         assert_eq!(status(&report, "PIPE-WRITES-DRAINED", "picoclaw@cf67dd3"), expected, "{kib} KiB:\n{}", problems(&report));
     }
 }
+
+#[test]
+fn a_quick_job_in_a_session_of_its_own_is_no_leftover_and_a_daemon_is() {
+    // `setsid CMD &` from a tool: a job done in 50 ms has ended before anyone could
+    // call it left behind; one that runs on is still there after the session, in
+    // every runtime (measured: interop/differential/regressions/promptkit-exec-selector-501001628.json).
+    for (job, expected) in [("sleep 0.05", "pass"), ("sleep 30", "fail")] {
+        let tool = script(&format!("cat >/dev/null\nsetsid {job} </dev/null >/dev/null 2>&1 &\nprintf '{{\"result\":{{\"temp\":18}}}}'\n"), ".sh");
+        let plugin = vec!["sh".to_string(), tool.path().display().to_string()];
+        let (_, report, _) = certify_json(&["--protocol", "promptkit-exec", "--role", "tool", "--profile", PK], &plugin);
+        assert_eq!(status(&report, "LIFECYCLE-NO-LEFTOVER", PK), expected, "{job}:\n{}", problems(&report));
+    }
+}
+
+#[test]
+fn picoclaw_drops_a_line_that_is_no_reply_even_right_after_a_notification() {
+    // A hook that prints `{}` before every reply (a debug dump of an empty state, say):
+    // PicoClaw delivers a line only to the call whose id Go reads from it, and `{}` has
+    // none, so it is dropped, after hook.runtime_event as anywhere else. A reply to the
+    // notification itself (`"result"` without an id) stays a finding, one PicoClaw tolerates.
+    for (stray, expected) in [("{}", "pass"), (r#"{"jsonrpc":"2.0","result":{}}"#, "warn")] {
+        let hook = script(
+            &format!(
+                r#"import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    out = {stray:?} + "\n"
+    if "id" in req:
+        result = {{"ok": True}} if req["method"] == "hook.hello" else {{"approved": True}} if req["method"] == "hook.approve_tool" else {{"action": "continue"}}
+        out += json.dumps({{"jsonrpc": "2.0", "id": req["id"], "result": result}}) + "\n"
+    sys.stdout.write(out)
+    sys.stdout.flush()
+"#
+            ),
+            ".py",
+        );
+        let plugin = vec!["python3".to_string(), hook.path().display().to_string()];
+        let (_, report, _) = certify_json(&["--protocol", "picoclaw-hook", "--profile", "picoclaw@cf67dd3", "--timeout-ms", "2000"], &plugin);
+        assert_eq!(status(&report, "JSONRPC-NOTIFICATION-SILENT", "picoclaw@cf67dd3"), expected, "{stray}:\n{}", problems(&report));
+        assert_eq!(status(&report, "JSONRPC-ID-ECHO", "picoclaw@cf67dd3"), "pass", "{stray}:\n{}", problems(&report));
+        assert_eq!(verdict(&report, "picoclaw@cf67dd3"), "conformant", "{stray}:\n{}", problems(&report));
+    }
+}

@@ -248,7 +248,10 @@ impl Session {
             return written;
         }
         match super::go_envelope::read(self.family, &msg.raw) {
-            super::go_envelope::GoReply::Read { envelope, .. } if !envelope["id"].is_null() => parse_envelope(&envelope),
+            // Go's zero id is no id: PicoClaw drops such a line, PromptKit finds it mismatched.
+            super::go_envelope::GoReply::Read { envelope, .. } if !envelope["id"].is_null() && envelope["id"] != json!(0) => {
+                parse_envelope(&envelope)
+            }
             _ => written,
         }
     }
