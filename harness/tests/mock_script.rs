@@ -228,7 +228,11 @@ fn a_child_in_its_own_session_and_lingering() {
     assert_eq!(out.recv_timeout(Duration::from_secs(10)), Err(mpsc::RecvTimeoutError::Disconnected), "the child holds no pipe");
     let left = common::marked(&mark);
     assert_eq!(left.len(), 1, "the child outlives the plugin: {left:?}");
-    let sid = |pid: &str| std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|s| s.rsplit(')').next().and_then(|r| r.split_whitespace().nth(3).map(str::to_string)));
+    let sid = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| s.rsplit(')').next().and_then(|r| r.split_whitespace().nth(3).map(str::to_string)))
+    };
     assert_eq!(sid(&left[0].to_string()), Some(left[0].to_string()), "it leads a session of its own");
     kill_marked(&mark);
     assert_nothing_left(&mark);

@@ -200,7 +200,8 @@ fn a_quick_job_in_a_session_of_its_own_is_no_leftover_and_a_daemon_is() {
     // call it left behind; one that runs on is still there after the session, in
     // every runtime (measured: interop/differential/regressions/promptkit-exec-selector-501001628.json).
     for (job, expected) in [("sleep 0.05", "pass"), ("sleep 30", "fail")] {
-        let tool = script(&format!("cat >/dev/null\nsetsid {job} </dev/null >/dev/null 2>&1 &\nprintf '{{\"result\":{{\"temp\":18}}}}'\n"), ".sh");
+        let tool =
+            script(&format!("cat >/dev/null\nsetsid {job} </dev/null >/dev/null 2>&1 &\nprintf '{{\"result\":{{\"temp\":18}}}}'\n"), ".sh");
         let plugin = vec!["sh".to_string(), tool.path().display().to_string()];
         let (_, report, _) = certify_json(&["--protocol", "promptkit-exec", "--role", "tool", "--profile", PK], &plugin);
         assert_eq!(status(&report, "LIFECYCLE-NO-LEFTOVER", PK), expected, "{job}:\n{}", problems(&report));
@@ -230,7 +231,8 @@ for line in sys.stdin:
             ".py",
         );
         let plugin = vec!["python3".to_string(), hook.path().display().to_string()];
-        let (_, report, _) = certify_json(&["--protocol", "picoclaw-hook", "--profile", "picoclaw@cf67dd3", "--timeout-ms", "2000"], &plugin);
+        let (_, report, _) =
+            certify_json(&["--protocol", "picoclaw-hook", "--profile", "picoclaw@cf67dd3", "--timeout-ms", "2000"], &plugin);
         assert_eq!(status(&report, "JSONRPC-NOTIFICATION-SILENT", "picoclaw@cf67dd3"), expected, "{stray}:\n{}", problems(&report));
         assert_eq!(status(&report, "JSONRPC-ID-ECHO", "picoclaw@cf67dd3"), "pass", "{stray}:\n{}", problems(&report));
         assert_eq!(verdict(&report, "picoclaw@cf67dd3"), "conformant", "{stray}:\n{}", problems(&report));

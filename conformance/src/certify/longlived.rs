@@ -4,6 +4,9 @@
 //! unknown method, unknown fields, requests in flight together, a hundred
 //! requests in a row, the author's cases, and finally stdin closed.
 
+#[path = "longlived_events.rs"]
+mod events;
+
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -192,6 +195,9 @@ impl Run<'_> {
             first.get_or_insert(First { method, params, decision, error });
         }
         self.notification(s, rec).await?;
+        if let Some(f) = first.as_ref() {
+            self.event_then_call(s, rec, f.method, &f.params).await?;
+        }
         self.unknown_fields(s, rec, first.as_ref()).await?;
         let (method, params) = first.as_ref().map_or((self.unknown_method(), json!({})), |f| (f.method, f.params.clone()));
         if self.family == Family::PicoclawHook {

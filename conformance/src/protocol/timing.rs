@@ -57,6 +57,11 @@ pub struct Timing {
     pub pipes: Pipes,
     /// What the runtime does when a deadline passes without the answer.
     pub gives_up: &'static str,
+    /// The start-up counts against the first call's deadline (PromptKit starts
+    /// a server on its first call, under that call's context), so a configured
+    /// request deadline bounds it too; otherwise the start-up keeps its own.
+    #[serde(skip)]
+    pub startup_in_first_call: bool,
 }
 
 impl Timing {
@@ -65,7 +70,11 @@ impl Timing {
         let secs = |d: Duration| {
             if d.subsec_millis() == 0 { format!("{} s", d.as_secs()) } else { format!("{} ms", d.as_millis()) }
         };
-        let mut parts = vec![format!("start-up {}", secs(self.startup.duration)), format!("each request {}", secs(self.request.duration))];
+        let startup = match self.startup_in_first_call {
+            true => format!("start-up within the first call's {}", secs(self.request.duration)),
+            false => format!("start-up {}", secs(self.startup.duration)),
+        };
+        let mut parts = vec![startup, format!("each request {}", secs(self.request.duration))];
         parts.push(match self.ending {
             Ending::ExitWithinRequest => "the exit within the request's deadline".to_string(),
             Ending::ExitAfterAnswer => format!("stdin closed, then {} to exit", secs(self.shutdown.duration)),
@@ -87,12 +96,15 @@ impl Timing {
     /// The deadlines proctor runs a plugin under to play this runtime.
     /// `timeout` is `--timeout-ms` (or a RuntimeConfig binding's `timeout_ms`):
     /// the request deadline the user's own configuration sets, which
-    /// replaces the runtime's default; start-up then keeps proctor's own.
+    /// replaces the runtime's default; start-up keeps the runtime's own, unless
+    /// the runtime starts the plugin within its first call.
     /// A runtime deadline past [`CEILING`] is waited only up to it.
     pub fn deadlines(&self, timeout: Option<Duration>) -> Deadlines {
+        let own_startup = self.startup.duration.min(CEILING);
         let (startup, request) = match timeout {
-            Some(t) => (OWN_STARTUP.duration, t),
-            None => (self.startup.duration.min(CEILING), self.request.duration.min(CEILING)),
+            Some(t) if self.startup_in_first_call => (t, t),
+            Some(t) => (own_startup, t),
+            None => (own_startup, self.request.duration.min(CEILING)),
         };
         Deadlines { startup, request, shutdown: self.shutdown.duration, ending: self.ending, pipes: self.pipes, ..Deadlines::default() }
     }
@@ -120,6 +132,7 @@ impl Profile {
             ending: Ending::ExitAfterAnswer,
             pipes: Pipes::default(),
             gives_up: "the runtime goes on without the answer",
+            startup_in_first_call: false,
         };
         match (self, family) {
             (Profile::Promptkit86d9f36, Family::PromptkitExec) => Timing {
@@ -136,6 +149,9 @@ impl Profile {
                 ..own
             },
             (Profile::Promptkit86d9f36, Family::PromptkitServer) => Timing {
+                // getOrStart spawns the server inside Execute, under the call's timeout context
+                // (runtime/tools/server_executor.go:84-118; measured: a 2.6 s start fails a 2 s tool).
+                startup_in_first_call: true,
                 startup: PROMPTKIT_IDLE,
                 request: PROMPTKIT_IDLE,
                 shutdown: Limit::secs(2, "serverShutdownTimeout: close stdin, wait 2 s, SIGKILL (runtime/tools/server_executor.go)"),
@@ -153,7 +169,8 @@ impl Profile {
                     "processHookCloseTimeout: close stdin, wait 2 s, Process.Kill (pkg/agent/hook_process.go:154,161-185)",
                 ),
                 // readStderr: a bufio.Scanner with the 1 MiB buffer; a longer line ends the loop (pkg/agent/hook_process.go:435-444).
-                pipes: Pipes { stderr_line_limit: Some(1024 * 1024), ..Pipes::default() },
+                // readLoop reads stdout until EOF, through Close (pkg/agent/hook_process.go:406-433).
+                pipes: Pipes { stderr_line_limit: Some(1024 * 1024), stdout_read_to_exit: true, ..Pipes::default() },
                 gives_up: picoclaw_gives_up(role),
                 ..own
             },

@@ -59,6 +59,9 @@ pub struct Pipes {
     pub output_to_eof: Option<EofWait>,
     /// With `output_to_eof`: stderr must close too (Go copies both pipes).
     pub stderr_to_eof: bool,
+    /// A long-lived plugin's stdout is read until EOF, after stdin is closed
+    /// too (PicoClaw's read loop): what it writes at the end cannot block its exit.
+    pub stdout_read_to_exit: bool,
 }
 
 /// How long a runtime that takes a one-shot answer at the pipes' EOF waits

@@ -253,6 +253,31 @@ impl PluginProcess {
         }
     }
 
+    /// [`wait_exit`](Self::wait_exit), reading stdout meanwhile where the runtime
+    /// keeps reading it until EOF (what a plugin writes at the end is then
+    /// discarded, not left to fill the pipe and block its exit).
+    async fn wait_exit_reading(&mut self, timeout: Duration) -> Option<ExitOutcome> {
+        if !self.deadlines.pipes.stdout_read_to_exit || self.exit.is_some() {
+            return self.wait_exit(timeout).await;
+        }
+        let until = Instant::now() + timeout;
+        let mut eof = self.stdout.at_eof();
+        loop {
+            tokio::select! {
+                status = self.child.wait() => {
+                    self.exit = status.ok().map(Into::into);
+                    return self.exit;
+                }
+                fill = self.stdout.fill(until), if !eof => match fill {
+                    Fill::Data => drop(self.stdout.take_pending()),
+                    Fill::Eof => eof = true,
+                    Fill::Timeout => return None,
+                },
+                _ = tokio::time::sleep_until(until), if eof => return None,
+            }
+        }
+    }
+
     /// Reads a one-shot answer: stdout until EOF and the leader's exit, at
     /// most `answer_timeout` for a complete answer (as judged by `complete`)
     /// and then at most the shutdown deadline for the exit. If the leader
@@ -339,7 +364,7 @@ impl PluginProcess {
         self.close_stdin();
         let group = self.group.take();
         let shutdown = self.deadlines.shutdown;
-        let (exit, how) = match self.wait_exit(shutdown).await {
+        let (exit, how) = match self.wait_exit_reading(shutdown).await {
             Some(exit) => (exit, ShutdownHow::ExitedByItself),
             None => {
                 // Read the tree while the leader still holds it together.

@@ -29,5 +29,5 @@ pub use reply::{Answer, DENY_REASON};
 pub use run::{run, run_recording};
 pub use script::{Script, ScriptError};
 pub use scripted::{run_script, run_script_recording};
-pub use sleeper::{Holds, Sleeper};
 pub use serve::{Ending, FLOOD_BYTES, LATE_REPLY, LATE_REPLY_MARKER, ServeError, serve};
+pub use sleeper::{Holds, Sleeper};
