@@ -29,8 +29,12 @@ DEADLINE_MS = 2000
 # Just inside and just past it, with room for a loaded machine on each side.
 INSIDE, PAST = DEADLINE_MS - 600, DEADLINE_MS + 600
 # A child that ends long before proctor's 250 ms leak window, or one that outlives any
-# session (a runtime that waits for the pipes it holds waits as long as it lives).
+# session (a runtime that waits for the pipes it holds waits as long as it lives). A
+# one-shot plugin's child also lives 1 s: past PromptKit's 500 ms WaitDelay, within the
+# deadline a PromptKit tool or runok waits for the pipes. (A long-lived plugin's child is
+# started at start-up: whether 1 s outlives a session is the session's length, not a rule.)
 CHILD_MS = (60, 30_000)
+ONE_SHOT_CHILD_MS = (60, 1000, 30_000)
 
 LIFE_GENES = {"slow", "slow-start", "linger", "child", "stderr-volume", "stderr-line", "big-reply", "chunks", "extra-line", "envelope-case"}
 
@@ -62,7 +66,7 @@ def draw(seed: int, family: str, one_shot: bool) -> list[tuple]:
         elif kind == "linger":
             genes.append(("linger", r.choice([300, INSIDE, PAST])))
         elif kind == "child":
-            genes.append(("child", r.choice(["none", "stdout", "stderr"]), r.random() < 0.4, r.choice(CHILD_MS)))
+            genes.append(("child", r.choice(["none", "stdout", "stderr"]), r.random() < 0.4, r.choice(ONE_SHOT_CHILD_MS if one_shot else CHILD_MS)))
         elif kind == "stderr-volume":
             genes.append(("stderr-volume", r.choice([8, 80, 1200])))
         elif kind == "stderr-line":

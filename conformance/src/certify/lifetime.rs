@@ -99,7 +99,7 @@ pub(super) fn judge_leftover(
                 "a process it left behind still held its {pipe} open, and the runtime takes the answer only once stdout and stderr close,"
             ),
             deadline_ms: request_ms,
-            runtime_does: timing.gives_up.to_string(),
+            runtime_does: timing.held_open.unwrap_or(timing.gives_up).to_string(),
         };
         rec.fail("LIFECYCLE-NO-LEFTOVER", lost.clone(), evidence.clone());
         return Err(lost);

@@ -57,6 +57,9 @@ pub struct Timing {
     pub pipes: Pipes,
     /// What the runtime does when a deadline passes without the answer.
     pub gives_up: &'static str,
+    /// What it does when a process the plugin left holds the pipes past the
+    /// deadline, where that differs from `gives_up`.
+    pub held_open: Option<&'static str>,
     /// The start-up counts against the first call's deadline (PromptKit starts
     /// a server on its first call, under that call's context), so a configured
     /// request deadline bounds it too; otherwise the start-up keeps its own.
@@ -132,6 +135,7 @@ impl Profile {
             ending: Ending::ExitAfterAnswer,
             pipes: Pipes::default(),
             gives_up: "the runtime goes on without the answer",
+            held_open: None,
             startup_in_first_call: false,
         };
         match (self, family) {
@@ -141,11 +145,12 @@ impl Profile {
                 // exec.Cmd copies stdout and stderr into buffers and Wait waits for both copies:
                 // the sandboxed hooks and selector give them 500 ms past the exit (WaitDelay) and
                 // then fail. Tools and evals have no WaitDelay: they wait for a child holding a
-                // pipe however long it takes (measured: interop/promptkit, FIDELITY.md), which
-                // LIFECYCLE-NO-LEFTOVER reports as the leftover it is (the fault comparison holds
-                // a `grandchild` there as 30 s lost).
+                // pipe however long it takes (measured: interop/promptkit, FIDELITY.md), which is
+                // fine within the deadline and the leftover it is past it (the fault comparison
+                // holds a `grandchild` there as 30 s lost).
                 pipes: Pipes { output_to_eof: promptkit_eof_wait(role), stderr_to_eof: true, ..Pipes::default() },
                 gives_up: promptkit_gives_up(role),
+                held_open: matches!(role, Role::Tool | Role::Eval).then_some(PROMPTKIT_WAITS_FOR_PIPES),
                 ..own
             },
             (Profile::Promptkit86d9f36, Family::PromptkitServer) => Timing {
@@ -155,6 +160,8 @@ impl Profile {
                 startup: PROMPTKIT_IDLE,
                 request: PROMPTKIT_IDLE,
                 shutdown: Limit::secs(2, "serverShutdownTimeout: close stdin, wait 2 s, SIGKILL (runtime/tools/server_executor.go)"),
+                // cmd.Stderr is a bytes.Buffer: cmd.Wait, which Close waits on, waits for its copy (server_executor.go:150-152,264-283).
+                pipes: Pipes { stderr_waited_at_close: true, ..Pipes::default() },
                 gives_up: "the turn ends with an error, and the server's late reply is read as the next call's (`JSON-RPC response ID mismatch`)",
                 ..own
             },
@@ -251,9 +258,15 @@ fn promptkit_eof_wait(role: Role) -> Option<EofWait> {
         Role::ProviderHook | Role::ToolHook | Role::SessionHook | Role::EvalHook | Role::Selector => {
             Some(EofWait::Grace(Duration::from_millis(500)))
         }
-        _ => None,
+        // cmd.Run without WaitDelay (tools/exec_executor.go:95-116, evals/handlers/exec_handler.go:159-178):
+        // a child holding a pipe is waited for, inside the deadline and past it.
+        _ => Some(EofWait::UntilDeadline),
     }
 }
+
+/// What a PromptKit tool or eval does while a process the plugin left holds its pipes.
+const PROMPTKIT_WAITS_FOR_PIPES: &str =
+    "PromptKit's cmd.Run waits for that process however long it lives (no WaitDelay): the call completes only then, past its deadline";
 
 fn promptkit_gives_up(role: Role) -> &'static str {
     match role {

@@ -62,6 +62,11 @@ pub struct Pipes {
     /// A long-lived plugin's stdout is read until EOF, after stdin is closed
     /// too (PicoClaw's read loop): what it writes at the end cannot block its exit.
     pub stdout_read_to_exit: bool,
+    /// A long-lived plugin's stderr is copied to EOF and the runtime's close
+    /// waits for the copy within its shutdown deadline (PromptKit's server:
+    /// `cmd.Stderr` is a buffer, and `Close` waits on `cmd.Wait`): a child
+    /// holding stderr a moment after the exit holds up nothing.
+    pub stderr_waited_at_close: bool,
 }
 
 /// How long a runtime that takes a one-shot answer at the pipes' EOF waits

@@ -362,6 +362,7 @@ impl PluginProcess {
     /// Then checks for leftovers and kills the whole group.
     pub async fn shutdown(mut self) -> Shutdown {
         self.close_stdin();
+        let closed_at = Instant::now();
         let group = self.group.take();
         let shutdown = self.deadlines.shutdown;
         let (exit, how) = match self.wait_exit_reading(shutdown).await {
@@ -372,7 +373,9 @@ impl PluginProcess {
                 self.terminate(group.as_ref()).await
             }
         };
-        let mut leftover = self.leftovers(group.as_ref()).await;
+        // A runtime whose close waits for stderr's copy gives a child holding it the rest of the shutdown.
+        let stderr_until = self.deadlines.pipes.stderr_waited_at_close.then_some(closed_at + shutdown);
+        let mut leftover = self.leftovers(group.as_ref(), stderr_until).await;
         self.note_escaped(group.as_ref());
         if !self.escaped.is_empty() {
             // As in the group: a child that ends within the leak window (a short job the
@@ -418,10 +421,10 @@ impl PluginProcess {
     }
 
     /// After the leader has exited: does anything still hold stdout or live in the group?
-    async fn leftovers(&mut self, group: Option<&ProcessGroup>) -> Option<Leftover> {
+    async fn leftovers(&mut self, group: Option<&ProcessGroup>, stderr_until: Option<Instant>) -> Option<Leftover> {
         let stdout_held_open = !self.stdout.wait_eof(self.deadlines.leak_window).await;
         // The drain task ends at stderr's EOF, unless the runtime's reader stopped reading it.
-        let until = Instant::now() + self.deadlines.leak_window;
+        let until = (Instant::now() + self.deadlines.leak_window).max(stderr_until.unwrap_or_else(Instant::now));
         let stderr_done = || self.stderr_task.is_finished() || self.stderr.stopped_at_line().is_some();
         let stderr_held_open = !settle(until, stderr_done).await;
         // A child that ends as the pipes close may still be there for a moment, or a zombie
