@@ -238,3 +238,40 @@ for line in sys.stdin:
         assert_eq!(verdict(&report, "picoclaw@cf67dd3"), "conformant", "{stray}:\n{}", problems(&report));
     }
 }
+
+#[test]
+fn promptkit_waits_for_a_tools_background_job_on_stdout_within_its_deadline() {
+    // `git fetch &` left holding stdout: PromptKit's cmd.Run has no WaitDelay for tools, so
+    // the call completes once the job ends: fine within the deadline, late past it.
+    for (secs, expected) in [("1", "pass"), ("3.5", "fail")] {
+        let tool = script(&format!("cat >/dev/null\nprintf '{{\"result\":{{\"temp\":18}}}}'\nsleep {secs} </dev/null 2>/dev/null &\n"), ".sh");
+        let plugin = vec!["sh".to_string(), tool.path().display().to_string()];
+        let (_, report, _) = certify_json(&["--protocol", "promptkit-exec", "--role", "tool", "--profile", PK, "--timeout-ms", "2000"], &plugin);
+        assert_eq!(status(&report, "LIFECYCLE-NO-LEFTOVER", PK), expected, "{secs} s:\n{}", problems(&report));
+    }
+}
+
+#[test]
+fn promptkit_closes_a_server_whose_helper_keeps_stderr_a_moment() {
+    // A helper that logs to the server's stderr for a second after the server exits:
+    // PromptKit's Close waits (cmd.Wait copies stderr) within its 2 s; longer holds it up.
+    for (secs, expected) in [("1", "pass"), ("6", "fail")] {
+        let s = script(
+            &format!(
+                r#"import json, subprocess, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    if "id" in req:
+        sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": req["id"], "result": {{"ok": True}}}}) + "\n")
+        sys.stdout.flush()
+# At EOF: a helper flushing the last logs to stderr, left to finish after the exit.
+subprocess.Popen(["sleep", "{secs}"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+"#
+            ),
+            ".py",
+        );
+        let plugin = vec!["python3".to_string(), s.path().display().to_string()];
+        let (_, report, _) = certify_json(&["--protocol", "promptkit-server", "--profile", PK], &plugin);
+        assert_eq!(status(&report, "LIFECYCLE-NO-LEFTOVER", PK), expected, "{secs} s:\n{}", problems(&report));
+    }
+}
