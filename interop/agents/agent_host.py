@@ -81,7 +81,7 @@ def start_provider(proctor: str, scenario_file: Path, journal: Path) -> tuple[su
     return p, line
 
 
-def run_claude(work: Path, url: str, event: str, command: str, timeout_s: int) -> subprocess.CompletedProcess:
+def run_claude(work: Path, url: str, event: str, command: str, timeout_s: int, preapproved: bool = True) -> subprocess.CompletedProcess:
     config = work / "claude-config"
     config.mkdir()
     (config / "settings.json").write_text(json.dumps(hooks_config(event, command, timeout_s)))
@@ -92,7 +92,8 @@ def run_claude(work: Path, url: str, event: str, command: str, timeout_s: int) -
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
     }
     # stream-json with hook events: the only place Claude Code says how each hook run ended.
-    argv = [str(BIN / "claude"), "-p", "list the files", "--allowedTools", "Bash",
+    # Bash is allowed up front, unless the hook's own allow is what must let it run.
+    argv = [str(BIN / "claude"), "-p", "list the files", *(["--allowedTools", "Bash"] if preapproved else []),
             "--output-format", "stream-json", "--verbose", "--include-hook-events"]
     return subprocess.run(argv, cwd=work / "project",
                           env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
@@ -207,6 +208,8 @@ def main() -> int:
     ap.add_argument("--event", required=True, help="the hook event, as the agent spells it (PreToolUse, PostToolUse, UserPromptSubmit, Stop, ...)")
     ap.add_argument("--timeout-s", type=int, default=5, help="the hook's timeout in the agent's settings (seconds)")
     ap.add_argument("--proctor", default=str(ROOT / "target" / "release" / "proctor"))
+    ap.add_argument("--not-preapproved", action="store_true",
+                    help="Claude Code: leave Bash out of --allowedTools, so that only a PreToolUse hook's allow lets it run headless (else it is refused)")
     ap.add_argument("hook", nargs=argparse.REMAINDER, help="-- HOOK_COMMAND [ARG...]")
     args = ap.parse_args()
     hook = args.hook[1:] if args.hook[:1] == ["--"] else args.hook
@@ -229,7 +232,10 @@ def main() -> int:
         command = recorder(work / "payloads", hook)
         start = time.monotonic()
         try:
-            run = (run_claude if args.agent == "claude-code" else run_codex)(work, url, args.event, command, args.timeout_s)
+            if args.agent == "claude-code":
+                run = run_claude(work, url, args.event, command, args.timeout_s, preapproved=not args.not_preapproved)
+            else:
+                run = run_codex(work, url, args.event, command, args.timeout_s)
         finally:
             provider.stdin.close() if provider.stdin else None
             provider.wait(timeout=10)

@@ -222,7 +222,10 @@ def reached(agent: str, hook: Hook, seen: dict, text: str | None = None) -> tupl
 
 
 def run_agent(proctor: str, agent: str, hook: Hook, script: Path) -> dict:
-    out = subprocess.run([sys.executable, str(AGENT_HOST), "--agent", agent, "--event", hook.event, "--timeout-s", "5", "--proctor", proctor,
+    # An allow is seen only where the tool would not run without it: headless, Claude Code
+    # refuses a Bash call nobody approved (Codex's exec mode asks nobody, see reached()).
+    ask = ["--not-preapproved"] if agent == "claude-code" and hook.intent == "allow" else []
+    out = subprocess.run([sys.executable, str(AGENT_HOST), "--agent", agent, "--event", hook.event, "--timeout-s", "5", "--proctor", proctor, *ask,
                           "--", "sh", str(script)], capture_output=True, text=True, timeout=240)
     try:
         return json.loads(out.stdout)
