@@ -244,9 +244,11 @@ fn promptkit_waits_for_a_tools_background_job_on_stdout_within_its_deadline() {
     // `git fetch &` left holding stdout: PromptKit's cmd.Run has no WaitDelay for tools, so
     // the call completes once the job ends: fine within the deadline, late past it.
     for (secs, expected) in [("1", "pass"), ("3.5", "fail")] {
-        let tool = script(&format!("cat >/dev/null\nprintf '{{\"result\":{{\"temp\":18}}}}'\nsleep {secs} </dev/null 2>/dev/null &\n"), ".sh");
+        let tool =
+            script(&format!("cat >/dev/null\nprintf '{{\"result\":{{\"temp\":18}}}}'\nsleep {secs} </dev/null 2>/dev/null &\n"), ".sh");
         let plugin = vec!["sh".to_string(), tool.path().display().to_string()];
-        let (_, report, _) = certify_json(&["--protocol", "promptkit-exec", "--role", "tool", "--profile", PK, "--timeout-ms", "2000"], &plugin);
+        let (_, report, _) =
+            certify_json(&["--protocol", "promptkit-exec", "--role", "tool", "--profile", PK, "--timeout-ms", "2000"], &plugin);
         assert_eq!(status(&report, "LIFECYCLE-NO-LEFTOVER", PK), expected, "{secs} s:\n{}", problems(&report));
     }
 }
