@@ -4,7 +4,7 @@
 proctor's `picoclaw@cf67dd3` and `promptkit@86d9f36` profiles were written by
 reading the runtimes' code. This script runs the runtimes themselves (the Go
 drivers under interop/picoclaw and interop/promptkit, built from the runtimes'
-published modules) next to proctor and compares, in eight ways:
+published modules) next to proctor and compares, in eleven ways:
 
   wire      For every family and role, each request proctor sends under the
             runtime's profile is decoded by the real runtime's own types and

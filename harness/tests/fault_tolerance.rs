@@ -82,7 +82,7 @@ fn a_grandchild_holding_stdout_never_hangs_proctor() {
         let leftover = &results(&report, "LIFECYCLE-NO-LEFTOVER").into_iter().find(|c| c["status"] == "fail").unwrap()["detail"]["failure"]
             ["leftover"];
         assert_eq!(leftover["stdout_held_open"], true, "{protocol}: {leftover}");
-        // The grandchild sleeps 30 s; proctor must not wait for it.
+        // The grandchild sleeps 45 s; proctor must not wait for it.
         assert!(elapsed < Duration::from_secs(25), "{protocol} took {elapsed:?}");
         assert_nothing_left(&m);
     }

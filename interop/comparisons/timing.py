@@ -94,7 +94,7 @@ PAIRS = [
     Pair("promptkit.tool-deadline", "promptkit-exec/tool", [hook("delay", 1, TEMP)], [hook("delay", 3, TEMP)], "tool.calls.jsonl", "tool.cases.yaml", 2000),
     # cmd.Run has no WaitDelay there: once the tool has exited, a child holding stdout is waited
     # for, within the deadline (fine) and past it (the call completes only when the child ends,
-    # late: the agent waited; the fault comparison's `grandchild` holds the same at 30 s).
+    # late: the agent waited; the fault comparison's `grandchild` holds the same at 45 s).
     Pair("promptkit.tool-waits-for-pipes", "promptkit-exec/tool", [hook("child", 1, TEMP)], [hook("child", 3.5, TEMP)], "tool.calls.jsonl", "tool.cases.yaml", 2000),
     # PromptKit's server mode: 30 s for a call (the first one waits for the start), one line read per call.
     Pair("promptkit.server-start-30s", "promptkit-server/tool", [server("slowstart", 7)], [server("slowstart", 31)], "server1.calls.jsonl", "server1.cases.yaml"),

@@ -26,6 +26,13 @@ pub(crate) struct Incoming {
     pub raw: Vec<u8>,
 }
 
+/// Whether `line` alone is a JSON-RPC message: an object with an `id`, a
+/// `method` or a `jsonrpc` member (a line inside a pretty-printed document
+/// never is one on its own).
+fn whole_message(line: &[u8], ending: LineEnding) -> bool {
+    read_line(line, ending).value.as_ref().and_then(Value::as_object).is_some_and(|o| ["id", "method", "jsonrpc"].iter().any(|k| o.contains_key(*k)))
+}
+
 /// The line's bytes with the terminator it arrived with.
 fn terminated(mut bytes: Vec<u8>, ending: LineEnding) -> Vec<u8> {
     bytes.extend_from_slice(match ending {
@@ -272,6 +279,16 @@ impl Session {
                         } else {
                             rec.pass("FRAMING-LINE-SIZE", Evidence::default());
                         }
+                    }
+                    if let Some((acc, _)) = joined.as_ref()
+                        && whole_message(&bytes, ending)
+                    {
+                        // A line that is a whole JSON-RPC message on its own ends the join: the
+                        // lines before it were broken, not the start of it (a line-by-line
+                        // runtime drops them and takes this one).
+                        let ev = self.evidence(sent, acc);
+                        observe::violation(rec, Violation::Truncated { excerpt: excerpt(acc, 0) }, &ev);
+                        joined = None;
                     }
                     if let Some((mut acc, n)) = joined.take() {
                         acc.push(b'\n');

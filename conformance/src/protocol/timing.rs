@@ -147,7 +147,7 @@ impl Profile {
                 // then fail. Tools and evals have no WaitDelay: they wait for a child holding a
                 // pipe however long it takes (measured: interop/promptkit, FIDELITY.md), which is
                 // fine within the deadline and the leftover it is past it (the fault comparison
-                // holds a `grandchild` there as 30 s lost).
+                // holds a `grandchild` there as 45 s lost).
                 pipes: Pipes { output_to_eof: promptkit_eof_wait(role), stderr_to_eof: true, ..Pipes::default() },
                 gives_up: promptkit_gives_up(role),
                 held_open: matches!(role, Role::Tool | Role::Eval).then_some(PROMPTKIT_WAITS_FOR_PIPES),

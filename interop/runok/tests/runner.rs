@@ -473,15 +473,15 @@ fn a_while_read_extension_never_sees_the_request() {
 fn a_grandchild_holding_stdout_blocks_runok_past_its_deadline() {
     // research B1: "If the extension leaves a background grandchild holding
     // stdout open, wait_with_output() blocks without any timeout after the
-    // direct child has exited." The mock's `sleep 30` keeps stdout open, so a
-    // 1 s deadline does not help: runok waits ~30 s, then accepts the answer.
+    // direct child has exited." The mock's `sleep 45` keeps stdout open, so a
+    // 1 s deadline does not help: runok waits ~45 s, then accepts the answer.
     // This is the hang `proctor certify` warns about as LIFECYCLE-NO-LEFTOVER.
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
         let _ = tx.send(Run::new("deny", &["grandchild"], SHORT));
     });
-    let run = rx.recv_timeout(Duration::from_secs(45)).expect("runok still blocked after 45 s");
-    assert!(run.elapsed >= Duration::from_secs(25), "runok returned after {:?}; expected the grandchild's ~30 s", run.elapsed);
+    let run = rx.recv_timeout(Duration::from_secs(75)).expect("runok still blocked after 75 s");
+    assert!(run.elapsed >= Duration::from_secs(40), "runok returned after {:?}; expected the grandchild's ~45 s", run.elapsed);
     run.assert_resolved(ActionKind::Deny, Some(DENY_MESSAGE), Some(DENY_FIX));
     run.assert_requests_well_formed(1);
 }

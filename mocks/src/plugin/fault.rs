@@ -116,7 +116,7 @@ faults! {
     Lifecycle ExitNonzero = "exit-nonzero";
     /// Trips "request without trailing newline is read": like `while read`, the unterminated last line is lost.
     Lifecycle NeedsNewline = "needs-newline";
-    /// Trips "no process outlives the plugin": a `sleep 30` child keeps stdout and stderr open.
+    /// Trips "no process outlives the plugin": a `sleep 45` child keeps stdout and stderr open.
     Lifecycle Grandchild = "grandchild";
     /// Trips "no process survives the plugin": starts `sleep 300` in a new session (setsid), out of
     /// the plugin's process group and detached from its pipes, so only proctor's descendant tracking can end it.

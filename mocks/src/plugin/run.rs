@@ -158,9 +158,10 @@ pub(crate) fn raw_stdout() -> Box<dyn Write> {
     Box::new(io::stdout())
 }
 
-/// A forgotten background job: `sleep 30` holding our stdout and stderr, so
-/// the pipes stay open after we exit.
-const GRANDCHILD: Sleeper = Sleeper { lives: Duration::from_secs(30), holds: Holds::Both, own_session: false };
+/// A forgotten background job: `sleep 45` holding our stdout and stderr, so
+/// the pipes stay open after we exit, clear of every runtime's deadline (a
+/// PromptKit tool waits for the pipes up to its 30 s and past it).
+const GRANDCHILD: Sleeper = Sleeper { lives: Duration::from_secs(45), holds: Holds::Both, own_session: false };
 /// `sleep 300` in a session of its own, with no pipe of the plugin's:
 /// signalling the plugin's process group cannot reach it.
 const ESCAPEE: Sleeper = Sleeper { lives: Duration::from_secs(300), holds: Holds::None, own_session: true };
