@@ -30,7 +30,11 @@ pub(crate) struct Incoming {
 /// `method` or a `jsonrpc` member (a line inside a pretty-printed document
 /// never is one on its own).
 fn whole_message(line: &[u8], ending: LineEnding) -> bool {
-    read_line(line, ending).value.as_ref().and_then(Value::as_object).is_some_and(|o| ["id", "method", "jsonrpc"].iter().any(|k| o.contains_key(*k)))
+    read_line(line, ending)
+        .value
+        .as_ref()
+        .and_then(Value::as_object)
+        .is_some_and(|o| ["id", "method", "jsonrpc"].iter().any(|k| o.contains_key(*k)))
 }
 
 /// The line's bytes with the terminator it arrived with.
