@@ -126,6 +126,9 @@ pub struct PluginProcess {
     deadlines: Deadlines,
     /// Descendants seen outside the plugin's group (ended at shutdown).
     escaped: Vec<tree::Proc>,
+    /// A pipe still open when the runtime's wait for the pipes after the exit
+    /// ran out (Go's WaitDelay): already held too long, whatever comes later.
+    held_past_wait: (bool, bool),
 }
 
 /// Longest stdout line proctor buffers before declaring it oversized.
@@ -175,6 +178,7 @@ impl PluginProcess {
             exit: None,
             deadlines,
             escaped: Vec::new(),
+            held_past_wait: (false, false),
         })
     }
 
@@ -336,8 +340,9 @@ impl PluginProcess {
                             Fill::Timeout => break,
                         }
                     }
-                    if self.deadlines.pipes.stderr_to_eof {
-                        settle(window, || self.stderr_task.is_finished()).await;
+                    let stderr_closed = !self.deadlines.pipes.stderr_to_eof || settle(window, || self.stderr_task.is_finished()).await;
+                    if self.deadlines.pipes.output_to_eof.is_some() {
+                        self.held_past_wait = (!eof, !stderr_closed);
                     }
                     if answered_after.is_none() && complete(&bytes) {
                         answered_after = Some(start.elapsed());
@@ -422,11 +427,12 @@ impl PluginProcess {
 
     /// After the leader has exited: does anything still hold stdout or live in the group?
     async fn leftovers(&mut self, group: Option<&ProcessGroup>, stderr_until: Option<Instant>) -> Option<Leftover> {
-        let stdout_held_open = !self.stdout.wait_eof(self.deadlines.leak_window).await;
+        let (stdout_held, stderr_held) = self.held_past_wait;
+        let stdout_held_open = !self.stdout.wait_eof(self.deadlines.leak_window).await || stdout_held;
         // The drain task ends at stderr's EOF, unless the runtime's reader stopped reading it.
         let until = (Instant::now() + self.deadlines.leak_window).max(stderr_until.unwrap_or_else(Instant::now));
         let stderr_done = || self.stderr_task.is_finished() || self.stderr.stopped_at_line().is_some();
-        let stderr_held_open = !settle(until, stderr_done).await;
+        let stderr_held_open = !settle(until, stderr_done).await || stderr_held;
         // A child that ends as the pipes close may still be there for a moment, or a zombie
         // not yet reaped: what is left is what still runs once the leak window has passed.
         let group_alive = match group {
