@@ -20,15 +20,13 @@ from pathlib import Path
 
 from . import life, runok_genome
 from .behaviours import FAMILIES, PK_SURFACE, PICO_CALLS, RUNOK, Built, Genome, Intent, build, draw
-from .runtime import LEFTOVER_MARK, ROOT, Comparison, Tools, kill_marked, run
+from .runtime import LATE_MS, LEFTOVER_MARK, ROOT, Comparison, Tools, kill_marked, run
 
 PROFILES = {"picoclaw-hook": "picoclaw@cf67dd3", "promptkit-exec": "promptkit@86d9f36", "promptkit-server": "promptkit@86d9f36", RUNOK: "runok@0.3.1"}
 # Every deadline on both sides, so a hang costs seconds, not minutes (life.py's genes straddle it).
 DEADLINE_MS = life.DEADLINE_MS
 # PicoClaw's hello: no bound in production, 30 s under a config reload (proctor's startup deadline there).
 HELLO_MS = 30_000
-# How far past the deadline a call may end on a loaded machine before it is late.
-LATE_MS = 1000
 REGRESSIONS = ROOT / "interop" / "differential" / "regressions"
 SEED_STRIDE = 1_000_003  # genome i of a family is drawn from seed * SEED_STRIDE + i (the plan of a sharded run names it so)
 

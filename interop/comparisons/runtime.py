@@ -147,6 +147,10 @@ SERVER_CALLS = [{"args": {"key": "greeting", "value": "hello <world> & co"}}, {"
 # run), so what outlives the run can be found and ended afterwards.
 LEFTOVER_MARK = "PROCTOR_FIDELITY_RUN"
 
+# How far past its deadline a runtime's call may end on a loaded machine before
+# it counts as late (the differential and timing comparisons alike).
+LATE_MS = 1000
+
 
 def kill_marked(mark: str, grace: float = 0.0) -> list[str]:
     """Kills the processes whose environment holds `mark`; their command lines.

@@ -24,15 +24,12 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from .runtime import LEFTOVER_MARK, PICOCLAW, PROMPTKIT, PROMPTKIT_SURFACES, ROOT, Comparison, Tools, kill_marked, run
+from .runtime import LATE_MS, LEFTOVER_MARK, PICOCLAW, PROMPTKIT, PROMPTKIT_SURFACES, ROOT, Comparison, Tools, kill_marked, run
 
 RUNOK_PROFILE = "runok@0.3.1"
 DIR = Path("interop") / "timing"  # the plugins, their calls and cases files (relative to ROOT: commands run there)
 
 # Each target: proctor's protocol, role and profile, and how its driver is started.
-# How far past the deadline a call may end on a loaded machine before it is late (differential.py's too).
-LATE_MS = 1000
-
 TARGETS = {
     "promptkit-exec/tool-hook": ("promptkit-exec", "tool-hook", PROMPTKIT),
     "promptkit-exec/tool": ("promptkit-exec", "tool", PROMPTKIT),
